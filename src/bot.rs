@@ -1,0 +1,168 @@
+//! What every game's policies share: the difficulty levels, and the context a policy
+//! decides in (its seeded random generator and its budget check).
+//!
+//! A policy never reads a clock. The service (or the arena) hands it a stop check that
+//! turns true when the budget is spent; an anytime search polls it and returns its best
+//! answer so far.
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+/// The levels a caller may ask for. Not every game has every level yet; the service
+/// refuses a level a game lacks rather than serving another one silently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Difficulty {
+    /// The deterministic baseline of `rules.md` section 6 (also the timeout autoplay).
+    Easy,
+    /// The hard bot with less information.
+    Normal,
+    /// The full evaluation.
+    Hard,
+    /// The hard bot with more search.
+    Expert,
+}
+
+impl Difficulty {
+    /// Every level, weakest first.
+    pub const ALL: [Difficulty; 4] = [
+        Difficulty::Easy,
+        Difficulty::Normal,
+        Difficulty::Hard,
+        Difficulty::Expert,
+    ];
+
+    /// The lower-case name used in logs, metrics and the CLI.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Normal => "normal",
+            Difficulty::Hard => "hard",
+            Difficulty::Expert => "expert",
+        }
+    }
+}
+
+/// The context one decision runs in: the request's random generator and its budget.
+pub struct DecisionContext<'a> {
+    rng: ChaCha8Rng,
+    should_stop: &'a (dyn Fn() -> bool + Sync),
+    fallback: bool,
+}
+
+fn never_stop() -> bool {
+    false
+}
+
+impl<'a> DecisionContext<'a> {
+    /// A context whose budget ends when `should_stop` returns true.
+    pub fn new(seed: u64, should_stop: &'a (dyn Fn() -> bool + Sync)) -> Self {
+        DecisionContext {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            should_stop,
+            fallback: false,
+        }
+    }
+
+    /// A context without a budget (tests, the arena, self-play).
+    pub fn unbounded(seed: u64) -> DecisionContext<'static> {
+        DecisionContext {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            should_stop: &never_stop,
+            fallback: false,
+        }
+    }
+
+    /// True once the budget is spent: an anytime search returns what it has.
+    pub fn should_stop(&self) -> bool {
+        (self.should_stop)()
+    }
+
+    /// The decision's random generator; every random draw comes from here.
+    pub fn rng(&mut self) -> &mut ChaCha8Rng {
+        &mut self.rng
+    }
+
+    /// A uniform draw from `0..n` (`n > 0`), stable across releases: it maps the
+    /// generator's `next_u64` itself instead of relying on a distribution crate.
+    pub fn below(&mut self, n: usize) -> usize {
+        uniform_below(&mut self.rng, n)
+    }
+
+    /// A uniform draw from `[0, 1)` with 53 bits of precision, stable across releases.
+    pub fn unit(&mut self) -> f64 {
+        (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Records that the policy ran out of budget and answered with its fallback.
+    pub fn mark_fallback(&mut self) {
+        self.fallback = true;
+    }
+
+    /// Whether the decision was a fallback.
+    pub fn was_fallback(&self) -> bool {
+        self.fallback
+    }
+}
+
+/// A uniform draw from `0..n` by multiply-shift with rejection (Lemire), stable for a
+/// given generator state. Panics if `n == 0`.
+pub fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
+    assert!(n > 0, "uniform_below needs a non-empty range");
+    let n = n as u64;
+    let threshold = n.wrapping_neg() % n;
+    loop {
+        let x = rng.next_u64();
+        let product = (x as u128) * (n as u128);
+        if (product as u64) >= threshold {
+            return (product >> 64) as usize;
+        }
+    }
+}
+
+/// Fisher-Yates shuffle driven by [`uniform_below`], stable across releases.
+pub fn shuffle<T, R: Rng + ?Sized>(rng: &mut R, items: &mut [T]) {
+    for i in (1..items.len()).rev() {
+        let j = uniform_below(rng, i + 1);
+        items.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uniform_below_stays_in_range_and_is_reproducible() {
+        let mut a = ChaCha8Rng::seed_from_u64(7);
+        let mut b = ChaCha8Rng::seed_from_u64(7);
+        for n in 1..50 {
+            let x = uniform_below(&mut a, n);
+            assert!(x < n);
+            assert_eq!(x, uniform_below(&mut b, n));
+        }
+    }
+
+    #[test]
+    fn shuffle_is_a_permutation() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut v: Vec<u32> = (0..60).collect();
+        shuffle(&mut rng, &mut v);
+        let mut sorted = v.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..60).collect::<Vec<_>>());
+        assert_ne!(v, sorted, "a 60-element shuffle left everything in place");
+    }
+
+    #[test]
+    fn context_reports_fallback_and_stop() {
+        let stop = || true;
+        let mut ctx = DecisionContext::new(3, &stop);
+        assert!(ctx.should_stop());
+        assert!(!ctx.was_fallback());
+        ctx.mark_fallback();
+        assert!(ctx.was_fallback());
+        assert!(!DecisionContext::unbounded(3).should_stop());
+        let u = ctx.unit();
+        assert!((0.0..1.0).contains(&u));
+    }
+}

@@ -1,0 +1,1 @@
+//! daifugo: rules engine, referee, view and bots (in progress).

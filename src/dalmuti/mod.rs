@@ -1,0 +1,1 @@
+//! dalmuti: rules engine, referee, view and bots (in progress).

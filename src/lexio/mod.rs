@@ -1,0 +1,1 @@
+//! Lexio: tiles, combinations, move generation, referee, view and bots.

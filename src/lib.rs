@@ -1,0 +1,13 @@
+//! climbot: a stateless bot service for climbing games.
+//!
+//! Each game lives in its own module with the same inner shape (cards and sets,
+//! combinations and comparison, move generation, a referee, the view a seat sees,
+//! and the bots). The modules know nothing of protobuf, tonic or clocks; the
+//! service translates wire messages into validated views and back.
+#![forbid(unsafe_code)]
+
+pub mod bot;
+pub mod daifugo;
+pub mod dalmuti;
+pub mod lexio;
+pub mod stats;
