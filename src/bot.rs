@@ -166,3 +166,68 @@ mod tests {
         assert!((0.0..1.0).contains(&u));
     }
 }
+
+/// A stable 64-bit FNV-1a hasher for seeds derived from game state: unlike
+/// `std::hash`, its output is the same on every platform and release. Feed it a
+/// normalized view (sorted sets, fixed field order), never wire bytes.
+#[derive(Clone, Debug)]
+pub struct StableHasher(u64);
+
+impl Default for StableHasher {
+    fn default() -> Self {
+        StableHasher::new()
+    }
+}
+
+impl StableHasher {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+
+    /// A hasher in its initial state.
+    pub const fn new() -> Self {
+        StableHasher(Self::OFFSET)
+    }
+
+    /// Mixes in raw bytes.
+    pub fn bytes(&mut self, bytes: &[u8]) -> &mut Self {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(Self::PRIME);
+        }
+        self
+    }
+
+    /// Mixes in an integer as 8 little-endian bytes.
+    pub fn u64(&mut self, value: u64) -> &mut Self {
+        self.bytes(&value.to_le_bytes())
+    }
+
+    /// Mixes in a signed integer as 8 little-endian bytes.
+    pub fn i64(&mut self, value: i64) -> &mut Self {
+        self.bytes(&value.to_le_bytes())
+    }
+
+    /// The hash so far, passed through a SplitMix64 finalizer so that nearby views
+    /// give unrelated seeds.
+    pub fn finish(&self) -> u64 {
+        let mut z = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod hasher_tests {
+    use super::StableHasher;
+
+    #[test]
+    fn stable_hasher_is_pinned() {
+        // Pinned value: changing the hash changes every derived seed, which the
+        // README promises never to do silently.
+        let h = StableHasher::new().bytes(b"climbot").u64(42).finish();
+        assert_eq!(h, StableHasher::new().bytes(b"climbot").u64(42).finish());
+        assert_ne!(h, StableHasher::new().bytes(b"climbot").u64(43).finish());
+        assert_eq!(h, 0x6ac2_2e42_2094_98b3);
+    }
+}
