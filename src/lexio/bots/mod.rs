@@ -2,9 +2,11 @@
 
 mod baselines;
 mod easy;
+mod expert;
 
 pub use baselines::{RandomBot, SinglesBot};
 pub use easy::{EasyBot, easy_action};
+pub use expert::ExpertBot;
 
 use super::view::{Action, LexioView};
 use crate::bot::{DecisionContext, Difficulty};
@@ -17,11 +19,14 @@ pub trait LexioPolicy: Send + Sync {
     fn decide(&self, view: &LexioView, ctx: &mut DecisionContext<'_>) -> Action;
 }
 
+static EXPERT: ExpertBot = ExpertBot { max_iterations: 64 };
+
 /// The policy serving a difficulty, or `None` when Lexio does not have that level yet.
 pub fn policy(difficulty: Difficulty) -> Option<&'static dyn LexioPolicy> {
     match difficulty {
         Difficulty::Easy => Some(&EasyBot),
-        Difficulty::Normal | Difficulty::Hard | Difficulty::Expert => None,
+        Difficulty::Expert => Some(&EXPERT),
+        Difficulty::Normal | Difficulty::Hard => None,
     }
 }
 
