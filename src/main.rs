@@ -24,16 +24,26 @@ enum Command {
 }
 
 #[derive(Subcommand, Debug)]
-enum StatsCommand {}
+enum StatsCommand {
+    /// Lexio opening hands (seeds 000 and 001).
+    Lexio(climbot::lexio::cli::StatsArgs),
+}
 
 #[derive(Subcommand, Debug)]
-enum SelfplayCommand {}
+enum SelfplayCommand {
+    /// Lexio rounds.
+    Lexio(climbot::lexio::cli::SelfplayArgs),
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
-        Command::Stats(cmd) => match cmd {},
-        Command::Selfplay(cmd) => match cmd {},
+        Command::Stats(cmd) => match cmd {
+            StatsCommand::Lexio(args) => climbot::lexio::cli::stats(args),
+        },
+        Command::Selfplay(cmd) => match cmd {
+            SelfplayCommand::Lexio(args) => climbot::lexio::cli::selfplay(args),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,9 +2,11 @@
 //! (seed 000 and 001; rules.md section 1).
 
 pub mod bots;
+pub mod cli;
 pub mod combos;
 pub mod moves;
 pub mod referee;
+pub mod stats;
 pub mod tiles;
 pub mod view;
 
