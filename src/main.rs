@@ -18,6 +18,8 @@ enum Command {
     /// Reproduce the design documents' statistics on random deals.
     #[command(subcommand)]
     Stats(StatsCommand),
+    /// Duplicate matches between bots, with 95% intervals over blocks.
+    Arena(climbot::arena::cli::ArenaArgs),
     /// Play many rounds between easy bots, checking every action and invariant.
     #[command(subcommand)]
     Selfplay(SelfplayCommand),
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Stats(cmd) => match cmd {
             StatsCommand::Lexio(args) => climbot::lexio::cli::stats(args),
         },
+        Command::Arena(args) => climbot::arena::cli::arena(args),
         Command::Selfplay(cmd) => match cmd {
             SelfplayCommand::Lexio(args) => climbot::lexio::cli::selfplay(args),
         },
