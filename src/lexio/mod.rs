@@ -5,6 +5,7 @@ pub mod bots;
 pub mod cli;
 pub mod combos;
 pub mod moves;
+pub mod plan;
 pub mod referee;
 pub mod stats;
 pub mod tiles;
