@@ -4,6 +4,7 @@
 pub mod bots;
 pub mod cli;
 pub mod combos;
+pub mod knowledge;
 pub mod moves;
 pub mod plan;
 pub mod referee;
