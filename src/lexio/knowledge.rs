@@ -167,12 +167,10 @@ pub fn seat_models(view: &LexioView, forget_before: usize) -> Vec<SeatModel> {
         let remembered = i >= forget_before;
         match entry.action {
             Action::Pass => {
-                if let (Some(t), true) = (table, remembered) {
-                    if t.len() == 1 {
-                        let top = t.tiles().highest().map_or(0, Tile::id);
-                        let below = TileSet::from_bits((1u64 << top) - 1);
-                        caps[s] = Some(caps[s].map_or(below, |c| c.intersection(below)));
-                    }
+                if let Some(t) = table.filter(|t| remembered && t.len() == 1) {
+                    let top = t.tiles().highest().map_or(0, Tile::id);
+                    let below = TileSet::from_bits((1u64 << top) - 1);
+                    caps[s] = Some(caps[s].map_or(below, |c| c.intersection(below)));
                 }
                 passes += 1;
                 if passes == p - 1 {
@@ -243,7 +241,7 @@ pub fn beat_chance(players: PlayerCount, seat: &SeatModel, play: Combo) -> f64 {
     }
     let pool = seat.possible.len();
     match play.len() {
-        1 | 2 | 3 => {
+        1..=3 => {
             let size = play.len();
             let order = play.tiles().highest().map_or(0, Tile::order);
             let mut miss = 1.0;
