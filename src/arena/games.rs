@@ -56,7 +56,7 @@ impl GameRunner for LexioRunner {
 
     fn check_bot(&self, name: &str) -> Result<(), String> {
         lexio_bot(name).map(|_| ()).ok_or_else(|| {
-            format!("--lineup: Lexio has no bot {name:?} (easy, expert, singles, random)")
+            format!("--lineup: Lexio has no bot {name:?} (easy, expert, singles, random, hard-candidate, normal-candidate)")
         })
     }
 
@@ -66,10 +66,11 @@ impl GameRunner for LexioRunner {
         bots: &[String],
         latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let seats: Vec<&dyn LexioPolicy> = bots
+        let boxed: Vec<Box<dyn LexioPolicy>> = bots
             .iter()
             .map(|b| lexio_bot(b).ok_or_else(|| format!("no Lexio bot {b:?}")))
             .collect::<Result<_, _>>()?;
+        let seats: Vec<&dyn LexioPolicy> = boxed.iter().map(|b| b.as_ref()).collect();
         let result = play_match(self.players, seed, self.rounds, &seats, |seat, decide| {
             timed(&mut latencies[seat], decide)
         })
