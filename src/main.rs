@@ -24,16 +24,26 @@ enum Command {
 }
 
 #[derive(Subcommand, Debug)]
-enum StatsCommand {}
+enum StatsCommand {
+    /// The Great Dalmuti: how often an opening lead can be beaten.
+    Dalmuti(climbot::dalmuti::cli::StatsArgs),
+}
 
 #[derive(Subcommand, Debug)]
-enum SelfplayCommand {}
+enum SelfplayCommand {
+    /// The Great Dalmuti: matches between bots, every action checked.
+    Dalmuti(climbot::dalmuti::cli::SelfplayArgs),
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
-        Command::Stats(cmd) => match cmd {},
-        Command::Selfplay(cmd) => match cmd {},
+        Command::Stats(cmd) => match cmd {
+            StatsCommand::Dalmuti(args) => climbot::dalmuti::cli::run_stats(&args),
+        },
+        Command::Selfplay(cmd) => match cmd {
+            SelfplayCommand::Dalmuti(args) => climbot::dalmuti::cli::run_selfplay(&args),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
