@@ -57,12 +57,18 @@ fn whole_hand(c: &mut Criterion) {
     let policies = [easy; 5];
     let first = play_single_hand(&policies, 2, 42).unwrap();
     assert_eq!(first.points.iter().sum::<u32>(), 15);
-    assert_eq!(first.actions, PINNED_ACTIONS, "hand 2, seed 42, five easy bots");
+    assert_eq!(
+        first.actions, PINNED_ACTIONS,
+        "hand 2, seed 42, five easy bots"
+    );
     assert_eq!(first.finishing_order, PINNED_ORDER);
     c.bench_function("dalmuti/easy_hand_5p_validated", |b| {
         b.iter(|| {
             let r = play_single_hand(black_box(&policies), 2, black_box(42)).unwrap();
-            assert_eq!((r.actions, r.finishing_order.as_slice()), (PINNED_ACTIONS, &PINNED_ORDER[..]));
+            assert_eq!(
+                (r.actions, r.finishing_order.as_slice()),
+                (PINNED_ACTIONS, &PINNED_ORDER[..])
+            );
             r
         })
     });

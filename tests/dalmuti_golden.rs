@@ -18,7 +18,8 @@ fn p(rank: u8, naturals: u8, jesters: u8) -> Play {
 
 /// Cards from `(rank, count)` pairs; rank 13 = Jesters.
 fn cards(spec: &[(u8, u8)]) -> Cards {
-    spec.iter().fold(Cards::EMPTY, |c, &(rank, n)| c.with(r(rank), n))
+    spec.iter()
+        .fold(Cards::EMPTY, |c, &(rank, n)| c.with(r(rank), n))
 }
 
 /// Four hands of 20: the first three as given, the last gets the rest of the deck.
@@ -32,7 +33,13 @@ fn four(a: &[(u8, u8)], b: &[(u8, u8)], c: &[(u8, u8)]) -> Vec<Cards> {
 
 fn state(hands: &[Cards], hand_number: u32) -> HandState {
     let n = hands.len();
-    HandState::new(hands, &(0..n).collect::<Vec<_>>(), &vec![0; n], hand_number, 20 - hand_number)
+    HandState::new(
+        hands,
+        &(0..n).collect::<Vec<_>>(),
+        &vec![0; n],
+        hand_number,
+        20 - hand_number,
+    )
 }
 
 fn act(s: &mut HandState, d: DalmutiDecision) {
@@ -40,12 +47,20 @@ fn act(s: &mut HandState, d: DalmutiDecision) {
 }
 
 fn play(s: &mut HandState, seat: usize, pl: Play) {
-    assert_eq!(s.pending(), Some((seat, Phase::Play)), "seat {seat} to play {pl:?}");
+    assert_eq!(
+        s.pending(),
+        Some((seat, Phase::Play)),
+        "seat {seat} to play {pl:?}"
+    );
     act(s, DalmutiDecision::Play(pl));
 }
 
 fn pass(s: &mut HandState, seat: usize) {
-    assert_eq!(s.pending(), Some((seat, Phase::Play)), "seat {seat} to pass");
+    assert_eq!(
+        s.pending(),
+        Some((seat, Phase::Play)),
+        "seat {seat} to pass"
+    );
     act(s, DalmutiDecision::Pass);
 }
 
@@ -74,7 +89,10 @@ fn going_out_deal() -> Vec<Cards> {
 #[test]
 fn lead_after_going_out_and_re_entry_after_a_pass() {
     let deal = going_out_deal();
-    assert_eq!(deal[3], cards(&[(11, 3), (6, 1), (5, 5), (4, 4), (3, 3), (2, 2), (13, 2)]));
+    assert_eq!(
+        deal[3],
+        cards(&[(11, 3), (6, 1), (5, 5), (4, 4), (3, 3), (2, 2), (13, 2)])
+    );
     let mut s = state(&deal, 1);
     // Seat 3 (the GP) holds both Jesters and is asked first; it declines.
     assert_eq!(s.pending(), Some((3, Phase::Revolution)));
@@ -106,7 +124,10 @@ fn lead_after_going_out_and_re_entry_after_a_pass() {
     pass(&mut s, 1);
     assert_eq!(s.pending(), Some((2, Phase::Play)));
     assert_eq!(
-        s.log().iter().filter(|e| e.seat == 2 && e.action == Action::Pass).count(),
+        s.log()
+            .iter()
+            .filter(|e| e.seat == 2 && e.action == Action::Pass)
+            .count(),
         3,
         "seat 2 passed on the 12s, the 11s and the 10, and still played the 1"
     );
@@ -114,7 +135,11 @@ fn lead_after_going_out_and_re_entry_after_a_pass() {
     let easy: &dyn DalmutiPolicy = &Easy;
     let result = play_hand(s, &[easy; 4], 9).unwrap();
     assert_eq!(result.finishing_order[0], 0);
-    assert_eq!(result.points.iter().sum::<u32>(), 4 + 3 + 2 + 1 - 4, "seat 0 scored before");
+    assert_eq!(
+        result.points.iter().sum::<u32>(),
+        4 + 3 + 2 + 1 - 4,
+        "seat 0 scored before"
+    );
     let mut by_place: Vec<u32> = result.finishing_order[1..]
         .iter()
         .map(|&pl| result.points[pl])
@@ -132,7 +157,13 @@ fn greater_revolution_mirrors_seats_and_skips_taxes() {
     assert_eq!(v.title(), Title::GreaterPeon);
     assert_eq!(Easy.name(), "easy");
     act(&mut s, DalmutiDecision::Revolution(true));
-    assert_eq!(s.revolution(), Some(Revolution { seat: 0, greater: true }));
+    assert_eq!(
+        s.revolution(),
+        Some(Revolution {
+            seat: 0,
+            greater: true
+        })
+    );
     // Titles mirror: the old GP (player 3) is the GD at seat 0 with its own hand.
     let players: Vec<usize> = (0..4).map(|x| s.player_at(x)).collect();
     assert_eq!(players, vec![3, 2, 1, 0]);
@@ -143,7 +174,13 @@ fn greater_revolution_mirrors_seats_and_skips_taxes() {
     // The new GD leads; its view records the revolution.
     assert_eq!(s.pending(), Some((0, Phase::Play)));
     let v = s.view().unwrap().unwrap();
-    assert_eq!(v.revolution(), Some(Revolution { seat: 0, greater: true }));
+    assert_eq!(
+        v.revolution(),
+        Some(Revolution {
+            seat: 0,
+            greater: true
+        })
+    );
 }
 
 #[test]
@@ -157,10 +194,22 @@ fn revolution_by_the_lesser_peon_cancels_taxes_and_keeps_titles() {
     let mut s = state(&deal, 2);
     assert_eq!(s.pending(), Some((2, Phase::Revolution)));
     let v = s.view().unwrap().unwrap();
-    assert_eq!(Easy.decide(&v, &mut climbot::bot::DecisionContext::unbounded(0)), DalmutiDecision::Revolution(true));
+    assert_eq!(
+        Easy.decide(&v, &mut climbot::bot::DecisionContext::unbounded(0)),
+        DalmutiDecision::Revolution(true)
+    );
     act(&mut s, DalmutiDecision::Revolution(true));
-    assert_eq!(s.revolution(), Some(Revolution { seat: 2, greater: false }));
-    assert_eq!((0..4).map(|x| s.player_at(x)).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+    assert_eq!(
+        s.revolution(),
+        Some(Revolution {
+            seat: 2,
+            greater: false
+        })
+    );
+    assert_eq!(
+        (0..4).map(|x| s.player_at(x)).collect::<Vec<_>>(),
+        vec![0, 1, 2, 3]
+    );
     for seat in 0..4 {
         assert_eq!(s.hand(seat), deal[seat]);
     }
@@ -168,7 +217,10 @@ fn revolution_by_the_lesser_peon_cancels_taxes_and_keeps_titles() {
     // In hand 1 the same LP would not declare.
     let s1 = state(&deal, 1);
     let v1 = s1.view().unwrap().unwrap();
-    assert_eq!(Easy.decide(&v1, &mut climbot::bot::DecisionContext::unbounded(0)), DalmutiDecision::Revolution(false));
+    assert_eq!(
+        Easy.decide(&v1, &mut climbot::bot::DecisionContext::unbounded(0)),
+        DalmutiDecision::Revolution(false)
+    );
 }
 
 #[test]
@@ -176,8 +228,14 @@ fn taxes_move_the_best_cards_and_the_easy_returns() {
     let gd = cards(&[(7, 2), (6, 6), (5, 5), (4, 4), (3, 2), (2, 1)]);
     let ld = cards(&[(9, 7), (8, 8), (7, 5)]);
     let lp = cards(&[(12, 10), (11, 8), (13, 1), (3, 1)]);
-    let gp = Cards::FULL_DECK.difference(gd).difference(ld).difference(lp);
-    assert_eq!(gp, cards(&[(12, 2), (11, 3), (10, 10), (9, 2), (2, 1), (1, 1), (13, 1)]));
+    let gp = Cards::FULL_DECK
+        .difference(gd)
+        .difference(ld)
+        .difference(lp);
+    assert_eq!(
+        gp,
+        cards(&[(12, 2), (11, 3), (10, 10), (9, 2), (2, 1), (1, 1), (13, 1)])
+    );
     let mut s = state(&[gd, ld, lp, gp], 2);
     // Gifts: the GP's two best (1 and 2; its Jester counts as 13 and stays), the LP's
     // best (a 3; its Jester stays too).
@@ -198,10 +256,24 @@ fn taxes_move_the_best_cards_and_the_easy_returns() {
     let easy = Easy.decide(&v, &mut climbot::bot::DecisionContext::unbounded(0));
     assert_eq!(easy, DalmutiDecision::TaxReturn(cards(&[(9, 1)])));
     act(&mut s, easy);
-    assert_eq!(s.hand(0), gd.union(cards(&[(1, 1), (2, 1)])).difference(cards(&[(7, 2)])));
-    assert_eq!(s.hand(1), ld.union(cards(&[(3, 1)])).difference(cards(&[(9, 1)])));
-    assert_eq!(s.hand(2), lp.difference(cards(&[(3, 1)])).union(cards(&[(9, 1)])));
-    assert_eq!(s.hand(3), gp.difference(cards(&[(1, 1), (2, 1)])).union(cards(&[(7, 2)])));
+    assert_eq!(
+        s.hand(0),
+        gd.union(cards(&[(1, 1), (2, 1)]))
+            .difference(cards(&[(7, 2)]))
+    );
+    assert_eq!(
+        s.hand(1),
+        ld.union(cards(&[(3, 1)])).difference(cards(&[(9, 1)]))
+    );
+    assert_eq!(
+        s.hand(2),
+        lp.difference(cards(&[(3, 1)])).union(cards(&[(9, 1)]))
+    );
+    assert_eq!(
+        s.hand(3),
+        gp.difference(cards(&[(1, 1), (2, 1)]))
+            .union(cards(&[(7, 2)]))
+    );
     assert_eq!(s.pending(), Some((0, Phase::Play)));
     // Returning a card just received is allowed.
     let mut t = state(&[gd, ld, lp, gp], 2);
@@ -209,13 +281,19 @@ fn taxes_move_the_best_cards_and_the_easy_returns() {
     assert_eq!(t.hand(3), gp);
     // Returning the wrong number of cards is refused.
     let mut u = state(&[gd, ld, lp, gp], 2);
-    assert!(u.apply(DalmutiDecision::TaxReturn(cards(&[(7, 1)])), "test").is_err());
+    assert!(
+        u.apply(DalmutiDecision::TaxReturn(cards(&[(7, 1)])), "test")
+            .is_err()
+    );
     assert!(u.apply(DalmutiDecision::Pass, "test").is_err());
 }
 
 #[test]
 fn scoring_is_players_still_holding_cards() {
-    assert_eq!((1..=6).map(|k| points_for_place(k, 6)).collect::<Vec<_>>(), vec![6, 5, 4, 3, 2, 1]);
+    assert_eq!(
+        (1..=6).map(|k| points_for_place(k, 6)).collect::<Vec<_>>(),
+        vec![6, 5, 4, 3, 2, 1]
+    );
     let easy: &dyn DalmutiPolicy = &Easy;
     let m = climbot::dalmuti::referee::play_match(&[easy; 5], 3, 11).unwrap();
     for h in &m.hands {

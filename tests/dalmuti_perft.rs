@@ -10,8 +10,14 @@ fn parse_hand(s: &str) -> Cards {
     }
     let mut c = Cards::EMPTY;
     for tok in s.split_whitespace() {
-        let (r, n) = tok.split_once('x').unwrap_or_else(|| panic!("bad token {tok}"));
-        let rank = if r == "J" { Rank::JESTER } else { Rank::new(r.parse().unwrap()).unwrap() };
+        let (r, n) = tok
+            .split_once('x')
+            .unwrap_or_else(|| panic!("bad token {tok}"));
+        let rank = if r == "J" {
+            Rank::JESTER
+        } else {
+            Rank::new(r.parse().unwrap()).unwrap()
+        };
         c.insert(rank, n.parse().unwrap());
     }
     assert!(Cards::FULL_DECK.contains(c), "{s} exceeds the deck");
@@ -27,7 +33,14 @@ fn parse_table(s: &str) -> Option<Play> {
     }
     let (rk, j) = s.split_once("+J").unwrap();
     let (r, k) = rk.split_once('x').unwrap();
-    Some(Play::new(Rank::new(r.parse().unwrap()).unwrap(), k.parse().unwrap(), j.parse().unwrap()).unwrap())
+    Some(
+        Play::new(
+            Rank::new(r.parse().unwrap()).unwrap(),
+            k.parse().unwrap(),
+            j.parse().unwrap(),
+        )
+        .unwrap(),
+    )
 }
 
 #[test]
@@ -82,7 +95,11 @@ fn print_generated_lines() {
         });
         for t in tables.into_iter().take(3) {
             let ts = t.map_or("none".to_string(), |p| {
-                if p.rank().is_jester() { format!("Jx{}", p.jesters()) } else { format!("{}x{}+J{}", p.rank(), p.naturals(), p.jesters()) }
+                if p.rank().is_jester() {
+                    format!("Jx{}", p.jesters())
+                } else {
+                    format!("{}x{}+J{}", p.rank(), p.naturals(), p.jesters())
+                }
             });
             println!("{} | {} | {}", fmt.join(" "), ts, count_legal_plays(h, t));
         }

@@ -87,7 +87,13 @@ fn check_view(view: &DalmutiView, step: usize) -> Result<(), TestCaseError> {
     for policy in [&Easy as &dyn DalmutiPolicy, &SINGLES, &RANDOM] {
         let mut ctx = DecisionContext::unbounded(decision_seed(1, view));
         let d = policy.decide(view, &mut ctx);
-        prop_assert!(legal.contains(&d), "{} answered {:?} in {:?}", policy.name(), d, view.phase());
+        prop_assert!(
+            legal.contains(&d),
+            "{} answered {:?} in {:?}",
+            policy.name(),
+            d,
+            view.phase()
+        );
         prop_assert!(is_legal(view, &d));
     }
     prop_assert!(legal.iter().all(|d| is_legal(view, d)));
@@ -95,8 +101,15 @@ fn check_view(view: &DalmutiView, step: usize) -> Result<(), TestCaseError> {
     let again = DalmutiView::new(view.to_input()).expect("round trip");
     prop_assert_eq!(again.fingerprint(), view.fingerprint());
     prop_assert_eq!(&again, view);
-    prop_assert_eq!(view.unseen().len(), view.seats().iter().enumerate()
-        .filter(|&(i, _)| i != view.seat()).map(|(_, s)| u32::from(s.card_count)).sum::<u32>());
+    prop_assert_eq!(
+        view.unseen().len(),
+        view.seats()
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != view.seat())
+            .map(|(_, s)| u32::from(s.card_count))
+            .sum::<u32>()
+    );
     if step % 7 == 0 && view.phase() == Phase::Play {
         for r in 1..=13u8 {
             for k in 0..=13u8 {

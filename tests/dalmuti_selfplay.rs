@@ -1,11 +1,11 @@
 //! Short self-play: a few hundred hands of whole matches, every view validated, every
 //! decision checked and the card accounting asserted after every action.
 
+use climbot::bot::Difficulty;
 use climbot::dalmuti::bots::baselines::{RANDOM, SINGLES};
 use climbot::dalmuti::bots::easy::Easy;
 use climbot::dalmuti::referee::{MATCH_HANDS, play_match};
 use climbot::dalmuti::{DalmutiPolicy, policy};
-use climbot::bot::Difficulty;
 
 #[test]
 fn easy_matches_at_four_five_and_eight_players() {
@@ -15,7 +15,8 @@ fn easy_matches_at_four_five_and_eight_players() {
     let mut revolutions = 0;
     for players in [4, 5, 8] {
         for seed in 0..4 {
-            let m = play_match(&vec![easy; players], MATCH_HANDS, seed).unwrap_or_else(|e| panic!("{e}"));
+            let m = play_match(&vec![easy; players], MATCH_HANDS, seed)
+                .unwrap_or_else(|e| panic!("{e}"));
             hands += m.hands.len();
             revolutions += m.hands.iter().filter(|h| h.revolution.is_some()).count();
             let expected: u32 = (1..=players as u32).sum::<u32>() * MATCH_HANDS;

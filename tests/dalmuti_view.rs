@@ -52,7 +52,13 @@ fn valid_inputs_are_accepted() {
         assert_eq!(v.phase(), Phase::Play);
         assert!(v.table().is_some() && v.table_owner().is_some());
         let unseen: u32 = v.unseen().len();
-        let others: u32 = v.seats().iter().enumerate().filter(|&(i, _)| i != v.seat()).map(|(_, s)| u32::from(s.card_count)).sum();
+        let others: u32 = v
+            .seats()
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != v.seat())
+            .map(|(_, s)| u32::from(s.card_count))
+            .sum();
         assert_eq!(unseen, others);
     }
     assert!(DalmutiView::new(opening_view_input(8, 3)).is_ok());
@@ -114,27 +120,49 @@ fn seats_and_card_counts() {
     i.seats[a].card_count -= 1;
     i.seats[b].card_count += 1;
     let e = refused(i);
-    assert!(e.field == format!("seats[{a}].card_count") || e.field == format!("seats[{b}].card_count"), "{e}");
+    assert!(
+        e.field == format!("seats[{a}].card_count") || e.field == format!("seats[{b}].card_count"),
+        "{e}"
+    );
 }
 
 #[test]
 fn impossible_or_wrong_table() {
     let mut i = with_table(6);
-    i.table = Some(PlayInput { rank: 5, naturals: 0, jesters: 0 });
+    i.table = Some(PlayInput {
+        rank: 5,
+        naturals: 0,
+        jesters: 0,
+    });
     expect(i, "table", "at least one card");
     let mut i = with_table(6);
-    i.table = Some(PlayInput { rank: 13, naturals: 1, jesters: 1 });
+    i.table = Some(PlayInput {
+        rank: 13,
+        naturals: 1,
+        jesters: 1,
+    });
     expect(i, "table", "rank 13");
     let mut i = with_table(6);
-    i.table = Some(PlayInput { rank: 3, naturals: 4, jesters: 0 });
+    i.table = Some(PlayInput {
+        rank: 3,
+        naturals: 4,
+        jesters: 0,
+    });
     expect(i, "table", "more natural cards");
     let mut i = with_table(6);
-    i.table = Some(PlayInput { rank: 14, naturals: 1, jesters: 0 });
+    i.table = Some(PlayInput {
+        rank: 14,
+        naturals: 1,
+        jesters: 0,
+    });
     expect(i, "table", "not in 1..=13");
     // A valid play, but not what the log left on the table.
     let mut i = with_table(6);
     let t = i.table.unwrap();
-    i.table = Some(PlayInput { rank: if t.rank == 1 { 2 } else { t.rank - 1 }, ..t });
+    i.table = Some(PlayInput {
+        rank: if t.rank == 1 { 2 } else { t.rank - 1 },
+        ..t
+    });
     expect(i, "table", "the log leaves");
     let mut i = with_table(6);
     i.table = None;
@@ -147,22 +175,41 @@ fn log_inconsistent_with_played_or_turns() {
     let k = i.log.iter().position(|e| e.play.is_some()).unwrap();
     let p = i.log[k].play.unwrap();
     // Changing one logged play's rank breaks the match with played.
-    i.log[k].play = Some(PlayInput { rank: if p.rank == 12 { 11 } else { 12 }, ..p });
+    i.log[k].play = Some(PlayInput {
+        rank: if p.rank == 12 { 11 } else { 12 },
+        ..p
+    });
     let e = refused(i);
-    assert!(e.field == "log" || e.field.starts_with(&format!("log[{k}]")), "{e}");
+    assert!(
+        e.field == "log" || e.field.starts_with(&format!("log[{k}]")),
+        "{e}"
+    );
     let mut i = with_table(4);
     i.log[4].seat = (i.log[4].seat + 1) % 4;
     let e = refused(i);
-    assert!(e.field == "log[4].seat" || e.field.starts_with("seats["), "{e}");
+    assert!(
+        e.field == "log[4].seat" || e.field.starts_with("seats["),
+        "{e}"
+    );
     let mut i = with_table(4);
     i.log[2].seat = 9;
     expect(i, "log[2].seat", "seat 9");
     let mut i = with_table(4);
-    i.log[0].play = Some(PlayInput { rank: 2, naturals: 3, jesters: 0 });
+    i.log[0].play = Some(PlayInput {
+        rank: 2,
+        naturals: 3,
+        jesters: 0,
+    });
     expect(i, "log[0].play", "more natural cards");
     // A pass by the leader.
     let mut i = with_table(4);
-    i.log.insert(0, LogEntryInput { seat: 0, play: None });
+    i.log.insert(
+        0,
+        LogEntryInput {
+            seat: 0,
+            play: None,
+        },
+    );
     expect(i, "log[0]", "leader must play");
     // Played cards the log does not show.
     let mut i = with_table(4);
@@ -196,12 +243,22 @@ fn data_for_the_wrong_phase() {
         i.hand_number = 1;
         expect(i, "hand_number", "first hand");
         let mut i = tax.clone();
-        i.table = Some(PlayInput { rank: 5, naturals: 1, jesters: 0 });
+        i.table = Some(PlayInput {
+            rank: 5,
+            naturals: 1,
+            jesters: 0,
+        });
         expect(i, "table", "before the play phase");
         let mut i = tax;
-        i.revolution = Some(RevolutionInput { seat: 1, greater: false });
+        i.revolution = Some(RevolutionInput {
+            seat: 1,
+            greater: false,
+        });
         let e = refused(i);
-        assert!(e.field == "revolution" || e.field == "hand.counts[12]", "{e}");
+        assert!(
+            e.field == "revolution" || e.field == "hand.counts[12]",
+            "{e}"
+        );
     } else {
         panic!("seed 5 should start with taxes");
     }
@@ -211,9 +268,14 @@ fn data_for_the_wrong_phase() {
 fn empty_hand_and_finished_hand() {
     let mut i = with_table(4);
     let me = i.seat as usize;
-    i.hand = CardsInput { counts: vec![0; 13] };
+    i.hand = CardsInput {
+        counts: vec![0; 13],
+    };
     let e = refused(i);
-    assert!(e.field == format!("seats[{me}].card_count") || e.field == "hand", "{e}");
+    assert!(
+        e.field == format!("seats[{me}].card_count") || e.field == "hand",
+        "{e}"
+    );
     // Play a whole hand with the easy bot and keep the final log: the hand is over.
     let hands = deal(4, &mut ChaCha8Rng::seed_from_u64(8));
     let mut s = HandState::new(&hands, &[0, 1, 2, 3], &[0; 4], 1, 19);
@@ -228,7 +290,10 @@ fn empty_hand_and_finished_hand() {
     let mut i = last;
     let mover = i.seat as usize;
     if let climbot::dalmuti::turn::Action::Play(p) = final_log.action {
-        i.log.push(LogEntryInput { seat: final_log.seat as u32, play: Some(p.into()) });
+        i.log.push(LogEntryInput {
+            seat: final_log.seat as u32,
+            play: Some(p.into()),
+        });
         for (r, n) in p.cards().counts().iter().enumerate() {
             i.played.counts[r] += u32::from(*n);
             i.hand.counts[r] -= u32::from(*n);
@@ -248,7 +313,10 @@ fn revolution_reveals_the_jesters() {
     let mut i = with_table(5);
     let me = i.seat as usize;
     let other = if me == 1 { 2 } else { 1 };
-    i.revolution = Some(RevolutionInput { seat: other as u32, greater: false });
+    i.revolution = Some(RevolutionInput {
+        seat: other as u32,
+        greater: false,
+    });
     if i.hand.counts[12] > 0 {
         expect(i, "hand.counts[12]", "declared with both Jesters");
     } else {
@@ -267,13 +335,22 @@ fn revolution_reveals_the_jesters() {
         }
     }
     let mut i = with_table(5);
-    i.revolution = Some(RevolutionInput { seat: 3, greater: true });
+    i.revolution = Some(RevolutionInput {
+        seat: 3,
+        greater: true,
+    });
     expect(i, "revolution", "seat 0");
     let mut i = with_table(5);
-    i.revolution = Some(RevolutionInput { seat: 4, greater: false });
+    i.revolution = Some(RevolutionInput {
+        seat: 4,
+        greater: false,
+    });
     expect(i, "revolution", "Greater Revolution");
     let mut i = with_table(5);
-    i.revolution = Some(RevolutionInput { seat: 9, greater: false });
+    i.revolution = Some(RevolutionInput {
+        seat: 9,
+        greater: false,
+    });
     expect(i, "revolution.seat", "seat 9");
 }
 
@@ -282,11 +359,20 @@ fn fingerprint_covers_fields() {
     let base = DalmutiView::new(with_table(6)).unwrap();
     let mut i = base.to_input();
     i.hands_left += 1;
-    assert_ne!(DalmutiView::new(i).unwrap().fingerprint(), base.fingerprint());
+    assert_ne!(
+        DalmutiView::new(i).unwrap().fingerprint(),
+        base.fingerprint()
+    );
     let mut i = base.to_input();
     i.seats[3].score += 1;
-    assert_ne!(DalmutiView::new(i).unwrap().fingerprint(), base.fingerprint());
-    assert_eq!(DalmutiView::new(base.to_input()).unwrap().fingerprint(), base.fingerprint());
+    assert_ne!(
+        DalmutiView::new(i).unwrap().fingerprint(),
+        base.fingerprint()
+    );
+    assert_eq!(
+        DalmutiView::new(base.to_input()).unwrap().fingerprint(),
+        base.fingerprint()
+    );
     let mut i = base.to_input();
     i.hand_number = 0;
     expect(i, "hand_number", "from 1");

@@ -163,7 +163,10 @@ impl Cards {
 
     /// Removes `n` cards of `rank`; panics if there are fewer.
     pub fn remove(&mut self, rank: Rank, n: u8) {
-        assert!(self.0[rank.index()] >= n, "removing {n} of rank {rank} from {self:?}");
+        assert!(
+            self.0[rank.index()] >= n,
+            "removing {n} of rank {rank} from {self:?}"
+        );
         self.0[rank.index()] -= n;
     }
 
@@ -214,7 +217,10 @@ impl Cards {
     /// The `k` worst numbered cards, then Jesters only if too few numbered cards are held
     /// (the easy bot's tax return). Panics if fewer than `k` cards are held.
     pub fn worst_numbered_first(self, k: u32) -> Cards {
-        self.take(k, Rank::numbered().rev().chain(std::iter::once(Rank::JESTER)))
+        self.take(
+            k,
+            Rank::numbered().rev().chain(std::iter::once(Rank::JESTER)),
+        )
     }
 
     fn take(self, k: u32, order: impl Iterator<Item = Rank>) -> Cards {
@@ -232,7 +238,7 @@ impl Cards {
         out
     }
 
-    /// Every card as its rank, best first, Jesters last (an exact-size iterator).
+    /// Every card as its rank, best first, Jesters last.
     pub fn iter(self) -> impl Iterator<Item = Rank> {
         Rank::all().flat_map(move |r| std::iter::repeat_n(r, usize::from(self.count(r))))
     }
@@ -306,18 +312,33 @@ mod tests {
 
     #[test]
     fn best_cards_keep_jesters_for_last() {
-        let hand = Cards::EMPTY.with(Rank::JESTER, 2).with(r(5), 1).with(r(9), 3);
+        let hand = Cards::EMPTY
+            .with(Rank::JESTER, 2)
+            .with(r(5), 1)
+            .with(r(9), 3);
         assert_eq!(hand.best(2), Cards::EMPTY.with(r(5), 1).with(r(9), 1));
-        assert_eq!(hand.best(5), Cards::EMPTY.with(r(5), 1).with(r(9), 3).with(Rank::JESTER, 1));
+        assert_eq!(
+            hand.best(5),
+            Cards::EMPTY
+                .with(r(5), 1)
+                .with(r(9), 3)
+                .with(Rank::JESTER, 1)
+        );
         assert_eq!(hand.worst_numbered_first(2), Cards::EMPTY.with(r(9), 2));
         let poor = Cards::EMPTY.with(Rank::JESTER, 2).with(r(1), 1);
-        assert_eq!(poor.worst_numbered_first(2), Cards::EMPTY.with(r(1), 1).with(Rank::JESTER, 1));
+        assert_eq!(
+            poor.worst_numbered_first(2),
+            Cards::EMPTY.with(r(1), 1).with(Rank::JESTER, 1)
+        );
     }
 
     #[test]
     fn subsets_are_distinct_and_complete() {
         // {1, 2x2, J}: 2-card multisets are {1,2} {1,J} {2,2} {2,J} = 4.
-        let hand = Cards::EMPTY.with(r(1), 1).with(r(2), 2).with(Rank::JESTER, 1);
+        let hand = Cards::EMPTY
+            .with(r(1), 1)
+            .with(r(2), 2)
+            .with(Rank::JESTER, 1);
         let mut seen = Vec::new();
         hand.for_each_subset(2, &mut |c| seen.push(c));
         assert_eq!(seen.len(), 4);
@@ -332,7 +353,10 @@ mod tests {
 
     #[test]
     fn iteration_and_debug() {
-        let hand = Cards::EMPTY.with(r(12), 2).with(Rank::JESTER, 1).with(r(1), 1);
+        let hand = Cards::EMPTY
+            .with(r(12), 2)
+            .with(Rank::JESTER, 1)
+            .with(r(1), 1);
         let ranks: Vec<u8> = hand.iter().map(Rank::get).collect();
         assert_eq!(ranks, vec![1, 12, 12, 13]);
         assert_eq!(format!("{hand:?}"), "{1x1 12x2 Jx1}");

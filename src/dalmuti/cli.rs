@@ -48,7 +48,9 @@ fn check_players(players: usize) -> Result<(), String> {
     if (MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
         Ok(())
     } else {
-        Err(format!("--players {players}: {MIN_PLAYERS} to {MAX_PLAYERS} are supported"))
+        Err(format!(
+            "--players {players}: {MIN_PLAYERS} to {MAX_PLAYERS} are supported"
+        ))
     }
 }
 
@@ -60,14 +62,19 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), String> {
     }
     let table = beat_probabilities(args.players, args.deals, args.seed);
     if args.json {
-        println!("{}", serde_json::to_string(&table).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string(&table).map_err(|e| e.to_string())?
+        );
         return Ok(());
     }
     println!(
         "P(at least one opponent can beat the opening lead of n cards of rank r), {} players, {} deals, seed {}",
         args.players, args.deals, args.seed
     );
-    println!("Leader = seat 0 (GD); a deal counts for (n, r) only if the leader can make that lead; Jesters wild.");
+    println!(
+        "Leader = seat 0 (GD); a deal counts for (n, r) only if the leader can make that lead; Jesters wild."
+    );
     println!("Each cell: percent [Wilson 95%] (samples); '-' = no samples.");
     for size in 1..=MAX_LEAD as u8 {
         println!("n = {size}");
@@ -96,7 +103,11 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
         "easy" => &Easy,
         "singles" => &SINGLES,
         "random" => &RANDOM,
-        other => return Err(format!("--policy {other}: expected easy, singles or random")),
+        other => {
+            return Err(format!(
+                "--policy {other}: expected easy, singles or random"
+            ));
+        }
     };
     let policies = vec![policy; args.players];
     let matches = args.hands.div_ceil(u64::from(MATCH_HANDS));

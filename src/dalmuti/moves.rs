@@ -139,14 +139,25 @@ mod tests {
     #[test]
     fn follows_need_size_and_rank() {
         // Table 5x2; hand {4, 6x2, J}: 4x1+J only (6 is worse; 4x2 lacks a card).
-        let hand = Cards::EMPTY.with(r(4), 1).with(r(6), 2).with(Rank::JESTER, 1);
+        let hand = Cards::EMPTY
+            .with(r(4), 1)
+            .with(r(6), 2)
+            .with(Rank::JESTER, 1);
         let table = Play::new(r(5), 2, 0).unwrap();
         let list = PlayList::legal(hand, Some(table));
         assert_eq!(list.as_slice(), &[Play::new(r(4), 1, 1).unwrap()]);
         // Jesters alone (rank 13) can be beaten by any single but never beat.
         let jester = Play::new(Rank::JESTER, 0, 1).unwrap();
         assert_eq!(count_legal_plays(hand, Some(jester)), 2); // 4x1, 6x1
-        assert!(is_legal_play(hand, Some(jester), Play::new(r(6), 1, 0).unwrap()));
-        assert!(!is_legal_play(hand, Some(table), Play::new(r(6), 2, 0).unwrap()));
+        assert!(is_legal_play(
+            hand,
+            Some(jester),
+            Play::new(r(6), 1, 0).unwrap()
+        ));
+        assert!(!is_legal_play(
+            hand,
+            Some(table),
+            Play::new(r(6), 2, 0).unwrap()
+        ));
     }
 }

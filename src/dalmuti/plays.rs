@@ -162,8 +162,16 @@ mod tests {
 
     #[test]
     fn cards_of_a_play() {
-        assert_eq!(p(7, 3, 1).cards(), Cards::EMPTY.with(Rank::new(7).unwrap(), 3).with(Rank::JESTER, 1));
+        assert_eq!(
+            p(7, 3, 1).cards(),
+            Cards::EMPTY
+                .with(Rank::new(7).unwrap(), 3)
+                .with(Rank::JESTER, 1)
+        );
         assert_eq!(p(13, 0, 2).cards(), Cards::EMPTY.with(Rank::JESTER, 2));
-        assert_eq!(format!("{:?} {:?} {:?}", p(7, 3, 1), p(13, 0, 2), p(2, 2, 0)), "7x3+J1 Jx2 2x2");
+        assert_eq!(
+            format!("{:?} {:?} {:?}", p(7, 3, 1), p(13, 0, 2), p(2, 2, 0)),
+            "7x3+J1 Jx2 2x2"
+        );
     }
 }

@@ -160,7 +160,11 @@ impl HandState {
         assert_eq!(scores.len(), players);
         assert!(hand_number >= 1);
         let total = hands.iter().fold(Cards::EMPTY, |a, &h| a.union(h));
-        assert_eq!(total, Cards::FULL_DECK, "the hands must hold the whole deck");
+        assert_eq!(
+            total,
+            Cards::FULL_DECK,
+            "the hands must hold the whole deck"
+        );
         let mut h = [Cards::EMPTY; MAX_PLAYERS];
         h[..players].copy_from_slice(hands);
         let mut sp = [0; MAX_PLAYERS];
@@ -208,7 +212,9 @@ impl HandState {
     }
 
     fn start_play(&mut self) -> Stage {
-        let counts: Vec<u8> = (0..self.players).map(|s| self.hands[s].len() as u8).collect();
+        let counts: Vec<u8> = (0..self.players)
+            .map(|s| self.hands[s].len() as u8)
+            .collect();
         self.turn = Some(TurnState::new(&counts));
         Stage::Play
     }
@@ -289,7 +295,11 @@ impl HandState {
             seat: seat as u32,
             phase,
             hand: self.hands[seat].into(),
-            table: self.turn.as_ref().and_then(TurnState::table).map(Into::into),
+            table: self
+                .turn
+                .as_ref()
+                .and_then(TurnState::table)
+                .map(Into::into),
             seats: (0..p)
                 .map(|s| {
                     let n = self.hands[s].len();
@@ -316,8 +326,14 @@ impl HandState {
             hand_number: self.hand_number,
             hands_left: self.hands_left,
             tax_return: match self.stage {
-                Stage::TaxReturn(0) => Some(TaxReturnInput { count: 2, to: (p - 1) as u32 }),
-                Stage::TaxReturn(_) => Some(TaxReturnInput { count: 1, to: (p - 2) as u32 }),
+                Stage::TaxReturn(0) => Some(TaxReturnInput {
+                    count: 2,
+                    to: (p - 1) as u32,
+                }),
+                Stage::TaxReturn(_) => Some(TaxReturnInput {
+                    count: 1,
+                    to: (p - 2) as u32,
+                }),
                 _ => None,
             },
             revolution: self.revolution.map(|r| RevolutionInput {
@@ -331,7 +347,9 @@ impl HandState {
     pub fn view(&self) -> Result<Option<DalmutiView>, RefereeError> {
         match self.view_input() {
             None => Ok(None),
-            Some(input) => DalmutiView::new(input).map(Some).map_err(RefereeError::View),
+            Some(input) => DalmutiView::new(input)
+                .map(Some)
+                .map_err(RefereeError::View),
         }
     }
 
@@ -448,7 +466,10 @@ impl HandState {
 
 /// The seed of one decision: the match seed mixed with the view's fingerprint.
 pub fn decision_seed(seed: u64, view: &DalmutiView) -> u64 {
-    StableHasher::new().u64(seed).u64(view.fingerprint()).finish()
+    StableHasher::new()
+        .u64(seed)
+        .u64(view.fingerprint())
+        .finish()
 }
 
 /// What one hand produced.
@@ -487,7 +508,9 @@ pub fn play_hand(
     let mut points = vec![0; p];
     for (s, &pl) in seat_player_before.iter().enumerate() {
         // Scores move with players, so compare by player.
-        let now = (0..p).find(|&x| state.player_at(x) == pl).expect("player seated");
+        let now = (0..p)
+            .find(|&x| state.player_at(x) == pl)
+            .expect("player seated");
         points[pl] = state.score(now) - before[s];
     }
     Ok(HandResult {

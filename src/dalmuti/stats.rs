@@ -110,8 +110,7 @@ pub fn beat_probabilities(players: usize, deals: u64, seed: u64) -> BeatTable {
     let total = (0..chunks)
         .into_par_iter()
         .map(|c| {
-            let mut rng =
-                ChaCha8Rng::seed_from_u64(StableHasher::new().u64(seed).u64(c).finish());
+            let mut rng = ChaCha8Rng::seed_from_u64(StableHasher::new().u64(seed).u64(c).finish());
             let mut counts: Counts = [[(0, 0); 12]; MAX_LEAD];
             let n = CHUNK.min(deals - c * CHUNK);
             for _ in 0..n {
@@ -140,7 +139,11 @@ pub fn beat_probabilities(players: usize, deals: u64, seed: u64) -> BeatTable {
                 rank: r as u8 + 1,
                 samples,
                 beaten,
-                p: if samples == 0 { 0.0 } else { beaten as f64 / samples as f64 },
+                p: if samples == 0 {
+                    0.0
+                } else {
+                    beaten as f64 / samples as f64
+                },
                 lo,
                 hi,
             });
@@ -177,6 +180,9 @@ mod tests {
 
     #[test]
     fn deterministic_in_the_seed() {
-        assert_eq!(beat_probabilities(6, 5000, 3), beat_probabilities(6, 5000, 3));
+        assert_eq!(
+            beat_probabilities(6, 5000, 3),
+            beat_probabilities(6, 5000, 3)
+        );
     }
 }

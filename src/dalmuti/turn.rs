@@ -122,7 +122,10 @@ impl TurnState {
     pub fn new(counts: &[u8]) -> TurnState {
         let players = counts.len();
         assert!((MIN_PLAYERS..=MAX_PLAYERS).contains(&players));
-        assert!(counts.iter().all(|&c| c > 0), "every seat starts with cards");
+        assert!(
+            counts.iter().all(|&c| c > 0),
+            "every seat starts with cards"
+        );
         let mut c = [0u8; MAX_PLAYERS];
         c[..players].copy_from_slice(counts);
         TurnState {
@@ -306,7 +309,11 @@ mod tests {
         assert!(t.table().is_some(), "seat 3 has not passed yet");
         t.apply(Action::Pass).unwrap();
         assert_eq!(t.table(), None);
-        assert_eq!(t.to_move(), 1, "next seat clockwise from the player who went out");
+        assert_eq!(
+            t.to_move(),
+            1,
+            "next seat clockwise from the player who went out"
+        );
     }
 
     #[test]

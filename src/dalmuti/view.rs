@@ -218,7 +218,10 @@ fn parse_cards(input: &CardsInput, name: &str) -> Result<Cards, ViewError> {
     if input.counts.len() != 13 {
         return err(
             format!("{name}.counts"),
-            format!("expected 13 counts (ranks 1..12, then Jesters), got {}", input.counts.len()),
+            format!(
+                "expected 13 counts (ranks 1..12, then Jesters), got {}",
+                input.counts.len()
+            ),
         );
     }
     let mut counts = [0u8; 13];
@@ -293,7 +296,10 @@ impl DalmutiView {
             if h + p > max {
                 return err(
                     format!("hand.counts[{i}]"),
-                    format!("{h} in hand and {p} played, but the deck holds {max} of {}", rank_name(i)),
+                    format!(
+                        "{h} in hand and {p} played, but the deck holds {max} of {}",
+                        rank_name(i)
+                    ),
                 );
             }
         }
@@ -318,14 +324,20 @@ impl DalmutiView {
             if s.finished != (s.card_count == 0) {
                 return err(
                     format!("seats[{i}].finished"),
-                    format!("finished is {} with {} cards in hand", s.finished, s.card_count),
+                    format!(
+                        "finished is {} with {} cards in hand",
+                        s.finished, s.card_count
+                    ),
                 );
             }
             let max_score = players as u64 * u64::from(input.hand_number);
             if u64::from(s.score) > max_score {
                 return err(
                     format!("seats[{i}].score"),
-                    format!("{} points, more than {max_score} possible by hand {}", s.score, input.hand_number),
+                    format!(
+                        "{} points, more than {max_score} possible by hand {}",
+                        s.score, input.hand_number
+                    ),
                 );
             }
             seats.push(SeatInfo {
@@ -338,7 +350,11 @@ impl DalmutiView {
         if u32::from(seats[me].card_count) != hand.len() {
             return err(
                 format!("seats[{me}].card_count"),
-                format!("{} cards, but the hand holds {}", seats[me].card_count, hand.len()),
+                format!(
+                    "{} cards, but the hand holds {}",
+                    seats[me].card_count,
+                    hand.len()
+                ),
             );
         }
         let unseen = u32::from(DECK_SIZE) - hand.len() - played.len();
@@ -349,7 +365,9 @@ impl DalmutiView {
         if others != unseen {
             return err(
                 "seats",
-                format!("the other seats hold {others} cards, but {unseen} are unseen by seat {me}"),
+                format!(
+                    "the other seats hold {others} cards, but {unseen} are unseen by seat {me}"
+                ),
             );
         }
         let table = match &input.table {
@@ -359,7 +377,10 @@ impl DalmutiView {
         let mut log = Vec::with_capacity(input.log.len());
         for (i, e) in input.log.iter().enumerate() {
             if e.seat as usize >= players {
-                return err(format!("log[{i}].seat"), format!("seat {} with only {players} seats", e.seat));
+                return err(
+                    format!("log[{i}].seat"),
+                    format!("seat {} with only {players} seats", e.seat),
+                );
             }
             let action = match &e.play {
                 Some(p) => Action::Play(parse_play(p, &format!("log[{i}].play"))?),
@@ -375,7 +396,10 @@ impl DalmutiView {
             Some(r) => {
                 let seat = r.seat as usize;
                 if seat >= players {
-                    return err("revolution.seat", format!("seat {seat} with only {players} seats"));
+                    return err(
+                        "revolution.seat",
+                        format!("seat {seat} with only {players} seats"),
+                    );
                 }
                 if r.greater && seat != 0 {
                     return err(
@@ -384,19 +408,27 @@ impl DalmutiView {
                     );
                 }
                 if !r.greater && seat == players - 1 {
-                    return err("revolution", "a revolution by the GP is always a Greater Revolution");
+                    return err(
+                        "revolution",
+                        "a revolution by the GP is always a Greater Revolution",
+                    );
                 }
                 let jesters = hand.jesters();
                 if seat == me && jesters + played.jesters() != 2 {
                     return err(
                         "hand.counts[12]",
-                        format!("this seat declared with both Jesters but holds {jesters} and {} were played", played.jesters()),
+                        format!(
+                            "this seat declared with both Jesters but holds {jesters} and {} were played",
+                            played.jesters()
+                        ),
                     );
                 }
                 if seat != me && jesters != 0 {
                     return err(
                         "hand.counts[12]",
-                        format!("seat {seat} declared with both Jesters, yet this hand holds {jesters}"),
+                        format!(
+                            "seat {seat} declared with both Jesters, yet this hand holds {jesters}"
+                        ),
                     );
                 }
                 Some(Revolution {
@@ -451,14 +483,20 @@ impl DalmutiView {
         if self.hand.jesters() != 2 {
             return err(
                 "hand.counts[12]",
-                format!("only the holder of both Jesters decides a revolution; this hand has {}", self.hand.jesters()),
+                format!(
+                    "only the holder of both Jesters decides a revolution; this hand has {}",
+                    self.hand.jesters()
+                ),
             );
         }
         if self.tax_return.is_some() {
             return err("tax_return", "present in the revolution phase");
         }
         if self.revolution.is_some() {
-            return err("revolution", "already declared, yet a revolution is still asked for");
+            return err(
+                "revolution",
+                "already declared, yet a revolution is still asked for",
+            );
         }
         self.check_pre_play()?;
         let players = self.players();
@@ -467,7 +505,10 @@ impl DalmutiView {
             if s.card_count != dealt {
                 return err(
                     format!("seats[{i}].card_count"),
-                    format!("{} cards right after the deal, but seat {i} is dealt {dealt}", s.card_count),
+                    format!(
+                        "{} cards right after the deal, but seat {i} is dealt {dealt}",
+                        s.card_count
+                    ),
                 );
             }
         }
@@ -489,7 +530,10 @@ impl DalmutiView {
             0 => (2, players - 1),
             1 => (1, players - 2),
             s => {
-                return err("seat", format!("seat {s} ({}) returns no taxes", self.seats[s].title));
+                return err(
+                    "seat",
+                    format!("seat {s} ({}) returns no taxes", self.seats[s].title),
+                );
             }
         };
         if (duty.count, duty.to) != expected {
@@ -517,7 +561,11 @@ impl DalmutiView {
             if i32::from(s.card_count) != dealt + delta {
                 return err(
                     format!("seats[{i}].card_count"),
-                    format!("{} cards, but after the deal and taxes seat {i} holds {}", s.card_count, dealt + delta),
+                    format!(
+                        "{} cards, but after the deal and taxes seat {i} holds {}",
+                        s.card_count,
+                        dealt + delta
+                    ),
                 );
             }
         }
@@ -537,8 +585,16 @@ impl DalmutiView {
         for (i, e) in self.log.iter().enumerate() {
             if let Action::Play(p) = e.action {
                 played_by[e.seat] += u32::from(p.size());
-                if !(log_cards.union(p.cards())).counts().iter().zip(Cards::FULL_DECK.counts()).all(|(a, b)| *a <= b) {
-                    return err(format!("log[{i}].play"), "the log plays more cards of this rank than the deck holds");
+                if !(log_cards.union(p.cards()))
+                    .counts()
+                    .iter()
+                    .zip(Cards::FULL_DECK.counts())
+                    .all(|(a, b)| *a <= b)
+                {
+                    return err(
+                        format!("log[{i}].play"),
+                        "the log plays more cards of this rank than the deck holds",
+                    );
                 }
                 log_cards = log_cards.union(p.cards());
                 if let Some(r) = self.revolution
@@ -547,7 +603,10 @@ impl DalmutiView {
                 {
                     return err(
                         format!("log[{i}].play"),
-                        format!("seat {} plays a Jester, but seat {} showed both", e.seat, r.seat),
+                        format!(
+                            "seat {} plays a Jester, but seat {} showed both",
+                            e.seat, r.seat
+                        ),
                     );
                 }
             }
@@ -555,7 +614,10 @@ impl DalmutiView {
         if log_cards != self.played {
             return err(
                 "log",
-                format!("the logged plays add up to {log_cards:?}, but played is {:?}", self.played),
+                format!(
+                    "the logged plays add up to {log_cards:?}, but played is {:?}",
+                    self.played
+                ),
             );
         }
         let greater = self.revolution.is_some_and(|r| r.greater);
@@ -582,7 +644,14 @@ impl DalmutiView {
                 return err(format!("log[{i}]"), "the hand was already over");
             }
             if e.seat != turn.to_move() {
-                return err(format!("log[{i}].seat"), format!("seat {} acted, but it was seat {}'s turn", e.seat, turn.to_move()));
+                return err(
+                    format!("log[{i}].seat"),
+                    format!(
+                        "seat {} acted, but it was seat {}'s turn",
+                        e.seat,
+                        turn.to_move()
+                    ),
+                );
             }
             if let Err(t) = turn.apply(e.action) {
                 return err(format!("log[{i}]"), t.to_string());
@@ -592,12 +661,23 @@ impl DalmutiView {
             return err("log", "the hand is over: only one seat holds cards");
         }
         if turn.to_move() != self.seat {
-            return err("seat", format!("it is seat {}'s turn, not seat {}'s", turn.to_move(), self.seat));
+            return err(
+                "seat",
+                format!(
+                    "it is seat {}'s turn, not seat {}'s",
+                    turn.to_move(),
+                    self.seat
+                ),
+            );
         }
         if turn.table() != self.table {
             return err(
                 "table",
-                format!("the log leaves {:?} on the table, not {:?}", turn.table(), self.table),
+                format!(
+                    "the log leaves {:?} on the table, not {:?}",
+                    turn.table(),
+                    self.table
+                ),
             );
         }
         self.turn = Some(turn);
@@ -626,7 +706,10 @@ impl DalmutiView {
 
     /// The seat that made the table's play, if there is a table.
     pub fn table_owner(&self) -> Option<usize> {
-        self.turn.as_ref().filter(|t| t.table().is_some()).map(TurnState::owner)
+        self.turn
+            .as_ref()
+            .filter(|t| t.table().is_some())
+            .map(TurnState::owner)
     }
 
     /// Every seat in turn order.
@@ -652,7 +735,9 @@ impl DalmutiView {
     /// Cards this seat cannot see: neither in its hand nor played. The other seats
     /// hold exactly these between them.
     pub fn unseen(&self) -> Cards {
-        Cards::FULL_DECK.difference(self.hand).difference(self.played)
+        Cards::FULL_DECK
+            .difference(self.hand)
+            .difference(self.played)
     }
 
     /// The public log of this hand's play phase.
@@ -662,7 +747,10 @@ impl DalmutiView {
 
     /// Seats that went out this hand, in order.
     pub fn finished_order(&self) -> Vec<usize> {
-        self.turn.as_ref().map(|t| t.finished().collect()).unwrap_or_default()
+        self.turn
+            .as_ref()
+            .map(|t| t.finished().collect())
+            .unwrap_or_default()
     }
 
     /// This hand's number (from 1).

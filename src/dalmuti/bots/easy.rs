@@ -58,7 +58,9 @@ pub fn easy_decision(view: &DalmutiView) -> DalmutiDecision {
     match view.phase() {
         Phase::Play => match view.table() {
             None => DalmutiDecision::Play(easy_lead(view.hand())),
-            Some(t) => easy_follow(view.hand(), t).map_or(DalmutiDecision::Pass, DalmutiDecision::Play),
+            Some(t) => {
+                easy_follow(view.hand(), t).map_or(DalmutiDecision::Pass, DalmutiDecision::Play)
+            }
         },
         Phase::TaxReturn => {
             let k = view.tax_return().map_or(0, |t| u32::from(t.count));
@@ -93,7 +95,10 @@ mod tests {
 
     #[test]
     fn leads_the_worst_rank_whole_without_jesters() {
-        let hand = Cards::EMPTY.with(r(2), 1).with(r(9), 3).with(Rank::JESTER, 2);
+        let hand = Cards::EMPTY
+            .with(r(2), 1)
+            .with(r(9), 3)
+            .with(Rank::JESTER, 2);
         assert_eq!(easy_lead(hand), p(9, 3, 0));
         assert_eq!(easy_lead(Cards::EMPTY.with(Rank::JESTER, 2)), p(13, 0, 2));
     }
@@ -101,7 +106,11 @@ mod tests {
     #[test]
     fn follows_with_the_worst_beating_rank_and_saves_jesters() {
         // Table 8x2. Hand {3x2, 5x2, 7x1, J}: Jester-free 3x2 and 5x2 beat; worst is 5.
-        let hand = Cards::EMPTY.with(r(3), 2).with(r(5), 2).with(r(7), 1).with(Rank::JESTER, 1);
+        let hand = Cards::EMPTY
+            .with(r(3), 2)
+            .with(r(5), 2)
+            .with(r(7), 1)
+            .with(Rank::JESTER, 1);
         assert_eq!(easy_follow(hand, p(8, 2, 0)), Some(p(5, 2, 0)));
         // Table 4x2: only 3x2 is Jester-free.
         assert_eq!(easy_follow(hand, p(4, 2, 0)), Some(p(3, 2, 0)));
@@ -110,7 +119,10 @@ mod tests {
         // Table 8x3: only Jester sets: 3x2+J, 5x2+J; worst rank 5.
         assert_eq!(easy_follow(hand, p(8, 3, 0)), Some(p(5, 2, 1)));
         // Fewest Jesters beats a worse rank: {2x1, 6x1, J, J} on 9x2 -> 6x1+J, not 2+J.
-        let two = Cards::EMPTY.with(r(2), 1).with(r(6), 1).with(Rank::JESTER, 2);
+        let two = Cards::EMPTY
+            .with(r(2), 1)
+            .with(r(6), 1)
+            .with(Rank::JESTER, 2);
         assert_eq!(easy_follow(two, p(9, 2, 0)), Some(p(6, 1, 1)));
         // On 9x3 only two-Jester sets: 6x1+J2 (worst rank) rather than 2x1+J2.
         assert_eq!(easy_follow(two, p(9, 3, 0)), Some(p(6, 1, 2)));
@@ -118,8 +130,14 @@ mod tests {
 
     #[test]
     fn returns_worst_numbered_cards_and_revolution_table() {
-        let hand = Cards::EMPTY.with(r(1), 1).with(r(11), 1).with(Rank::JESTER, 2);
-        assert_eq!(easy_tax_return(hand, 2), Cards::EMPTY.with(r(11), 1).with(r(1), 1));
+        let hand = Cards::EMPTY
+            .with(r(1), 1)
+            .with(r(11), 1)
+            .with(Rank::JESTER, 2);
+        assert_eq!(
+            easy_tax_return(hand, 2),
+            Cards::EMPTY.with(r(11), 1).with(r(1), 1)
+        );
         assert_eq!(easy_tax_return(hand, 1), Cards::EMPTY.with(r(11), 1));
         assert!(easy_revolution(Title::GreaterPeon, 1));
         assert!(!easy_revolution(Title::LesserPeon, 1));
