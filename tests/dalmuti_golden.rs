@@ -210,8 +210,8 @@ fn revolution_by_the_lesser_peon_cancels_taxes_and_keeps_titles() {
         (0..4).map(|x| s.player_at(x)).collect::<Vec<_>>(),
         vec![0, 1, 2, 3]
     );
-    for seat in 0..4 {
-        assert_eq!(s.hand(seat), deal[seat]);
+    for (seat, &dealt) in deal.iter().enumerate() {
+        assert_eq!(s.hand(seat), dealt);
     }
     assert_eq!(s.pending(), Some((0, Phase::Play)));
     // In hand 1 the same LP would not declare.

@@ -110,7 +110,7 @@ fn check_view(view: &DalmutiView, step: usize) -> Result<(), TestCaseError> {
             .map(|(_, s)| u32::from(s.card_count))
             .sum::<u32>()
     );
-    if step % 7 == 0 && view.phase() == Phase::Play {
+    if step.is_multiple_of(7) && view.phase() == Phase::Play {
         for r in 1..=13u8 {
             for k in 0..=13u8 {
                 for j in 0..=2u8 {
@@ -147,7 +147,7 @@ proptest! {
             check_view(&view, step)?;
             // Drive the hand with a mix: random most of the time, easy otherwise.
             let mut ctx = DecisionContext::unbounded(decision_seed(seed, &view));
-            let d = if step % 3 == 0 { Easy.decide(&view, &mut ctx) } else { RANDOM.decide(&view, &mut ctx) };
+            let d = if step.is_multiple_of(3) { Easy.decide(&view, &mut ctx) } else { RANDOM.decide(&view, &mut ctx) };
             state.apply(d, "mix").map_err(|e| TestCaseError::fail(e.to_string()))?;
             step += 1;
             prop_assert!(step < 2000, "hand does not end");
@@ -158,6 +158,59 @@ proptest! {
         }
         if jester_seat.is_some() {
             prop_assert!(phases.contains("Revolution"));
+        }
+    }
+}
+
+/// A play-phase input some way into a taxed hand.
+fn some_input(seed: u64, players: usize, steps: usize) -> climbot::dalmuti::DalmutiViewInput {
+    let hands = deal(players, &mut ChaCha8Rng::seed_from_u64(seed));
+    let seating: Vec<usize> = (0..players).collect();
+    let mut state = HandState::new(&hands, &seating, &vec![0; players], 2, 18);
+    for _ in 0..steps {
+        let Some(view) = state.view().unwrap() else {
+            break;
+        };
+        let mut ctx = DecisionContext::unbounded(decision_seed(seed, &view));
+        let d = RANDOM.decide(&view, &mut ctx);
+        state.apply(d, "random").unwrap();
+    }
+    state
+        .view_input()
+        .unwrap_or_else(|| climbot::dalmuti::referee::opening_view_input(players, seed))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// Corrupting any one field never panics the constructor, and whatever it accepts
+    /// keeps the card accounting.
+    #[test]
+    fn the_constructor_never_panics(
+        seed in any::<u64>(),
+        players in 4usize..=8,
+        steps in 0usize..80,
+        field in 0usize..10,
+        index in 0usize..16,
+        value in prop_oneof![0u32..4, 0u32..20, Just(u32::MAX), any::<u32>()],
+    ) {
+        let mut i = some_input(seed, players, steps);
+        match field {
+            0 => i.seat = value,
+            1 => { if let Some(c) = i.hand.counts.get_mut(index % 14) { *c = value } }
+            2 => { if let Some(c) = i.played.counts.get_mut(index % 14) { *c = value } }
+            3 => i.table = Some(climbot::dalmuti::view::PlayInput { rank: value % 15, naturals: index as u32, jesters: value % 4 }),
+            4 => { if let Some(s) = i.seats.get_mut(index) { s.card_count = value } }
+            5 => { if let Some(e) = i.log.get_mut(index) { e.seat = value % 10 } }
+            6 => { if let Some(e) = i.log.get_mut(index) { e.play = None } }
+            7 => i.hand_number = value,
+            8 => i.tax_return = Some(climbot::dalmuti::view::TaxReturnInput { count: value % 4, to: index as u32 }),
+            _ => i.revolution = Some(climbot::dalmuti::view::RevolutionInput { seat: index as u32, greater: value.is_multiple_of(2) }),
+        }
+        if let Ok(v) = DalmutiView::new(i) {
+            let others: u32 = v.seats().iter().enumerate()
+                .filter(|&(s, _)| s != v.seat()).map(|(_, s)| u32::from(s.card_count)).sum();
+            prop_assert_eq!(v.unseen().len(), others);
+            prop_assert!(!legal_decisions(&v).is_empty());
         }
     }
 }

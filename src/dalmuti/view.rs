@@ -437,13 +437,10 @@ impl DalmutiView {
                 })
             }
         };
-        let tax_return = match input.tax_return {
-            None => None,
-            Some(t) => Some(TaxDuty {
-                count: u8::try_from(t.count).unwrap_or(u8::MAX),
-                to: t.to as usize,
-            }),
-        };
+        let tax_return = input.tax_return.map(|t| TaxDuty {
+            count: u8::try_from(t.count).unwrap_or(u8::MAX),
+            to: t.to as usize,
+        });
         let mut view = DalmutiView {
             seat: me,
             phase: input.phase,
