@@ -360,10 +360,21 @@ impl HandState {
         policy: &'static str,
     ) -> Result<(), RefereeError> {
         let view = self.view()?.ok_or(RefereeError::NoDecisionPending)?;
-        if !is_legal(&view, &decision) {
+        self.apply_seen(&view, decision, policy)
+    }
+
+    /// [`Self::apply`] with the pending seat's view already built (by [`Self::view`]
+    /// since the last action), so self-play validates each view once.
+    fn apply_seen(
+        &mut self,
+        view: &DalmutiView,
+        decision: DalmutiDecision,
+        policy: &'static str,
+    ) -> Result<(), RefereeError> {
+        if !is_legal(view, &decision) {
             return Err(RefereeError::Illegal {
                 policy,
-                view: Box::new(view),
+                view: Box::new(view.clone()),
                 decision,
             });
         }
@@ -502,7 +513,7 @@ pub fn play_hand(
         let policy = policies[player];
         let mut ctx = DecisionContext::unbounded(decision_seed(seed, &view));
         let decision = policy.decide(&view, &mut ctx);
-        state.apply(decision, policy.name())?;
+        state.apply_seen(&view, decision, policy.name())?;
     }
     let order = state.finishing_order().expect("the hand is over");
     let mut points = vec![0; p];
