@@ -179,6 +179,36 @@ mod tests {
     }
 
     #[test]
+    fn agrees_with_the_move_generator() {
+        use crate::dalmuti::moves::count_legal_plays;
+        use crate::dalmuti::plays::Play;
+        let mut rng = ChaCha8Rng::seed_from_u64(99);
+        for players in [4, 6, 8] {
+            for _ in 0..100 {
+                let hands = deal(players, &mut rng);
+                let mut counts: Counts = [[(0, 0); 12]; MAX_LEAD];
+                add_deal(&hands, &mut counts);
+                for n in 1..=MAX_LEAD as u8 {
+                    for r in Rank::numbered() {
+                        // The leader's possible leads of n cards of rank r.
+                        let lead = (0..=hands[0].jesters().min(n - 1))
+                            .filter_map(|j| Play::new(r, n - j, j).ok())
+                            .find(|p| hands[0].contains(p.cards()));
+                        let (samples, beaten) = counts[usize::from(n - 1)][r.index()];
+                        assert_eq!(samples, u64::from(lead.is_some()));
+                        if let Some(p) = lead {
+                            let any = hands[1..]
+                                .iter()
+                                .any(|&h| count_legal_plays(h, Some(p)) > 0);
+                            assert_eq!(beaten, u64::from(any), "n {n} r {r}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn deterministic_in_the_seed() {
         assert_eq!(
             beat_probabilities(6, 5000, 3),
