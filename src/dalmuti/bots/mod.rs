@@ -75,6 +75,21 @@ pub fn is_legal(view: &DalmutiView, decision: &DalmutiDecision) -> bool {
 }
 
 /// The policy serving `difficulty`, if this game has it (only Easy so far).
+///
+/// The whole service path: wire-shaped input -> validated view -> policy -> decision.
+///
+/// ```
+/// use climbot::bot::{DecisionContext, Difficulty};
+/// use climbot::dalmuti::referee::opening_view_input;
+/// use climbot::dalmuti::{DalmutiView, is_legal, legal_decisions, policy};
+/// let view = DalmutiView::new(opening_view_input(6, 7)).expect("valid input");
+/// let easy = policy(Difficulty::Easy).unwrap();
+/// let mut ctx = DecisionContext::unbounded(view.fingerprint());
+/// let decision = easy.decide(&view, &mut ctx);
+/// assert!(is_legal(&view, &decision));
+/// assert!(legal_decisions(&view).contains(&decision));
+/// assert!(policy(Difficulty::Hard).is_none());
+/// ```
 pub fn policy(difficulty: Difficulty) -> Option<&'static dyn DalmutiPolicy> {
     match difficulty {
         Difficulty::Easy => Some(&easy::Easy),
