@@ -29,12 +29,16 @@ enum Command {
 enum StatsCommand {
     /// Lexio opening hands (seeds 000 and 001).
     Lexio(climbot::lexio::cli::StatsArgs),
+    /// The Great Dalmuti: how often an opening lead can be beaten.
+    Dalmuti(climbot::dalmuti::cli::StatsArgs),
 }
 
 #[derive(Subcommand, Debug)]
 enum SelfplayCommand {
     /// Lexio rounds.
     Lexio(climbot::lexio::cli::SelfplayArgs),
+    /// The Great Dalmuti: matches between bots, every action checked.
+    Dalmuti(climbot::dalmuti::cli::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,10 +46,12 @@ fn main() -> ExitCode {
     let result: Result<(), String> = match cli.command {
         Command::Stats(cmd) => match cmd {
             StatsCommand::Lexio(args) => climbot::lexio::cli::stats(args),
+            StatsCommand::Dalmuti(args) => climbot::dalmuti::cli::run_stats(&args),
         },
         Command::Arena(args) => climbot::arena::cli::arena(args),
         Command::Selfplay(cmd) => match cmd {
             SelfplayCommand::Lexio(args) => climbot::lexio::cli::selfplay(args),
+            SelfplayCommand::Dalmuti(args) => climbot::dalmuti::cli::run_selfplay(&args),
         },
     };
     match result {
