@@ -72,3 +72,22 @@ fn results_do_not_depend_on_the_thread_count() {
     assert_eq!(strip(&a), strip(&b));
     assert_eq!(a.diff, b.diff);
 }
+
+#[test]
+fn dalmuti_all_same_is_zero_and_baselines_lose() {
+    use climbot::arena::DalmutiRunner;
+    let runner = DalmutiRunner {
+        players: 5,
+        hands: 10,
+    };
+    let same = run(&runner, &config(&["easy"], 6)).unwrap().diff.unwrap();
+    assert_eq!((same.mean, same.lo, same.hi), (0.0, 0.0, 0.0));
+    for weak in ["singles", "random"] {
+        let diff = run(&runner, &config(&[weak, "easy"], 8))
+            .unwrap()
+            .diff
+            .unwrap();
+        // Places: lower is better, so the weak bot's difference is above zero.
+        assert!(diff.lo > 0.0, "{weak} vs easy: {diff:?}");
+    }
+}

@@ -1,6 +1,6 @@
 //! `climbot arena`: duplicate matches between bots from the command line.
 
-use super::{ArenaConfig, GameRunner, LexioRunner, Sprt, run};
+use super::{ArenaConfig, DalmutiRunner, GameRunner, LexioRunner, Sprt, run};
 use crate::lexio::tiles::PlayerCount;
 use clap::{Args, ValueEnum};
 
@@ -9,6 +9,8 @@ use clap::{Args, ValueEnum};
 pub enum GameName {
     /// Lexio.
     Lexio,
+    /// The Great Dalmuti.
+    Dalmuti,
 }
 
 /// `climbot arena`.
@@ -56,6 +58,19 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
                 .rounds
                 .unwrap_or(crate::lexio::referee::ROUNDS_PER_MATCH),
         }),
+        GameName::Dalmuti => {
+            use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
+            let players = args.players as usize;
+            if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+                return Err(format!(
+                    "--players {players}: Dalmuti takes {MIN_PLAYERS} to {MAX_PLAYERS}"
+                ));
+            }
+            Box::new(DalmutiRunner {
+                players,
+                hands: args.rounds.unwrap_or(20),
+            })
+        }
     };
     let config = ArenaConfig {
         lineup: args.lineup,

@@ -10,7 +10,7 @@
 pub mod cli;
 mod games;
 
-pub use games::{GameRunner, LexioRunner};
+pub use games::{DalmutiRunner, GameRunner, LexioRunner, dalmuti_bot};
 
 use crate::bot::StableHasher;
 use crate::stats::{MeanCi, mean_ci95};
