@@ -32,10 +32,16 @@ enum Command {
 }
 
 #[derive(Subcommand, Debug)]
-enum StatsCommand {}
+enum StatsCommand {
+    /// Lexio opening hands (seeds 000 and 001).
+    Lexio(climbot::lexio::cli::StatsArgs),
+}
 
 #[derive(Subcommand, Debug)]
-enum SelfplayCommand {}
+enum SelfplayCommand {
+    /// Lexio rounds.
+    Lexio(climbot::lexio::cli::SelfplayArgs),
+}
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -57,8 +63,22 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Serve(args) => serve(&args),
-        Command::Stats(cmd) => match cmd {},
-        Command::Selfplay(cmd) => match cmd {},
+        Command::Stats(cmd) => report(match cmd {
+            StatsCommand::Lexio(args) => climbot::lexio::cli::stats(args),
+        }),
+        Command::Selfplay(cmd) => report(match cmd {
+            SelfplayCommand::Lexio(args) => climbot::lexio::cli::selfplay(args),
+        }),
+    }
+}
+
+fn report(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("climbot: {message}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -126,7 +126,7 @@ fn catalogue() -> Vec<Bad> {
         bad(
             "number out of range for 4 players",
             &["view.lexio.hand"],
-            "",
+            "not in the 4-player deck",
             |v| {
                 v.hand[0] = t(14, SUN);
             },
@@ -134,7 +134,7 @@ fn catalogue() -> Vec<Bad> {
         bad(
             "duplicate tile in the hand",
             &["view.lexio.hand"],
-            "",
+            "duplicate tile",
             |v| {
                 v.hand[1] = v.hand[0];
                 v.seats[2].tile_count = 13;
@@ -143,7 +143,7 @@ fn catalogue() -> Vec<Bad> {
         bad(
             "duplicate tile in played",
             &["view.lexio.played"],
-            "",
+            "duplicate tile",
             |v| {
                 v.played.push(t(3, STAR));
             },
@@ -151,7 +151,7 @@ fn catalogue() -> Vec<Bad> {
         bad(
             "a tile both in the hand and played",
             &["view.lexio.hand", "view.lexio.played"],
-            "",
+            "also in hand",
             |v| {
                 v.played.push(v.hand[0]);
             },
@@ -159,7 +159,7 @@ fn catalogue() -> Vec<Bad> {
         bad(
             "table that is no combination",
             &["view.lexio.table"],
-            "",
+            "not a legal combination",
             |v| {
                 v.table = vec![t(3, STAR), t(5, SUN)];
                 v.played = v.table.clone();
@@ -167,36 +167,61 @@ fn catalogue() -> Vec<Bad> {
                 v.seats[1].tile_count = 11;
             },
         ),
-        bad("table of four tiles", &["view.lexio.table"], "", |v| {
-            v.table = vec![t(8, CLOUD), t(8, STAR), t(8, MOON), t(8, SUN)];
-            v.played = v.table.clone();
-            v.log[0].tiles = v.table.clone();
-            v.seats[1].tile_count = 9;
-        }),
+        bad(
+            "table of four tiles",
+            &["view.lexio.table"],
+            "not a legal combination",
+            |v| {
+                v.table = vec![t(8, CLOUD), t(8, STAR), t(8, MOON), t(8, SUN)];
+                v.played = v.table.clone();
+                v.log[0].tiles = v.table.clone();
+                v.seats[1].tile_count = 9;
+            },
+        ),
         bad(
             "table not among the played tiles",
             &["view.lexio.table"],
-            "",
+            "not among the played tiles",
             |v| {
                 v.table = vec![t(5, SUN)];
             },
         ),
-        bad("seat out of range", &["view.lexio.seat"], "", |v| {
-            v.seat = 4;
-        }),
-        bad("two players", &["view.lexio.player_count"], "", |v| {
-            v.player_count = 2;
-        }),
-        bad("six players", &["view.lexio.player_count"], "", |v| {
-            v.player_count = 6;
-        }),
-        bad("one seat entry missing", &["view.lexio.seats"], "", |v| {
-            v.seats.pop();
-        }),
+        bad(
+            "seat out of range",
+            &["view.lexio.seat"],
+            "out of range for 4 players",
+            |v| {
+                v.seat = 4;
+            },
+        ),
+        bad(
+            "two players",
+            &["view.lexio.player_count"],
+            "2 players is not supported",
+            |v| {
+                v.player_count = 2;
+            },
+        ),
+        bad(
+            "six players",
+            &["view.lexio.player_count"],
+            "6 players is not supported",
+            |v| {
+                v.player_count = 6;
+            },
+        ),
+        bad(
+            "one seat entry missing",
+            &["view.lexio.seats"],
+            "3 entries for 4 players",
+            |v| {
+                v.seats.pop();
+            },
+        ),
         bad(
             "own tile count differs from the hand",
             &["view.lexio.seats"],
-            "",
+            "but the hand holds 13",
             |v| {
                 v.seats[2].tile_count = 12;
             },
@@ -204,32 +229,81 @@ fn catalogue() -> Vec<Bad> {
         bad(
             "counts do not add up to the unseen tiles",
             &["view.lexio.seats"],
-            "",
+            "unseen",
             |v| {
                 v.seats[3].tile_count = 10;
             },
         ),
-        bad("log play not in played", &["view.lexio.log"], "", |v| {
-            v.log.push(pb::LexioLogEntry {
-                seat: 3,
-                tiles: vec![t(5, SUN)],
-            });
-        }),
-        bad("log seat out of range", &["view.lexio.log"], "", |v| {
-            v.log[0].seat = 9;
-        }),
-        bad("empty hand", &["view.lexio.hand"], "", |v| {
+        bad(
+            "log play not in played",
+            &["view.lexio.log"],
+            "not among the played tiles",
+            |v| {
+                v.log.push(pb::LexioLogEntry {
+                    seat: 2,
+                    tiles: vec![t(5, SUN)],
+                });
+            },
+        ),
+        bad(
+            "log seat out of range",
+            &["view.lexio.log"],
+            "out of range",
+            |v| {
+                v.log[0].seat = 9;
+            },
+        ),
+        bad("empty hand", &["view.lexio.hand"], "empty", |v| {
             v.hand.clear();
             v.seats[2].tile_count = 0;
         }),
-        bad("finished round", &["view.lexio.seats"], "", |v| {
-            // Seat 3 went out: the round is over.
-            v.seats[3] = pb::LexioSeat {
-                tile_count: 0,
-                finished: true,
-            };
-            v.seats[0].tile_count = 26;
+        bad(
+            "finished round",
+            &["view.lexio.seats"],
+            "round is over",
+            |v| {
+                // Seat 3 went out: the round is over.
+                v.seats[3] = pb::LexioSeat {
+                    tile_count: 0,
+                    finished: true,
+                };
+                v.seats[0].tile_count = 26;
+            },
+        ),
+        bad("round zero", &["view.lexio.round"], "at least 1", |v| {
+            v.round = 0;
         }),
+        bad(
+            "scores not one per seat",
+            &["view.lexio.scores"],
+            "one per seat",
+            |v| {
+                v.scores = vec![1, 2];
+            },
+        ),
+        bad(
+            "a played tile the log does not explain",
+            &["view.lexio.log"],
+            "no play in the log holds it",
+            |v| {
+                v.played.push(t(10, SUN));
+                v.seats[0].tile_count = 12;
+            },
+        ),
+        bad(
+            "a pass on an empty table in the log",
+            &["view.lexio.log"],
+            "leader must play",
+            |v| {
+                v.log.insert(
+                    0,
+                    pb::LexioLogEntry {
+                        seat: 0,
+                        tiles: vec![],
+                    },
+                );
+            },
+        ),
     ]);
     list
 }

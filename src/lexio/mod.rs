@@ -1,1 +1,22 @@
-//! Lexio: tiles, combinations, move generation, referee, view and bots.
+//! Lexio: tiles, combinations, move generation, referee, view and bots
+//! (seed 000 and 001; rules.md section 1).
+
+pub mod bots;
+pub mod cli;
+pub mod combos;
+pub mod moves;
+pub mod referee;
+pub mod stats;
+pub mod tiles;
+pub mod view;
+
+pub use combos::{Category, Combo, Key, classify};
+pub use tiles::{PlayerCount, Suit, Tile, TileSet};
+pub use view::{
+    Action, LexioView, LogEntry, LoggedAction, SeatCount, ViewError, ViewInput, ViewParts,
+};
+
+/// Every legal action of a view (plays, and the pass on a non-empty table).
+pub fn legal_actions(view: &LexioView) -> Vec<Action> {
+    view.legal_actions()
+}

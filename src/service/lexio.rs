@@ -4,13 +4,13 @@
 //! field names match the proto's and get the `view.lexio.` prefix.
 
 use crate::bot::{DecisionContext, Difficulty};
+use crate::lexio::bots::policy;
+use crate::lexio::{
+    Action, Category, LexioView, LogEntry, SeatCount, Suit, Tile, ViewInput, legal_actions,
+};
 use crate::pb;
 use crate::service::error::ServiceError;
 use crate::service::game::{Game, GameAdapter};
-use crate::service::lexio_mock::bots::policy;
-use crate::service::lexio_mock::{
-    Action, Category, LexioView, LogEntry, SeatCount, Suit, Tile, ViewInput, legal_actions,
-};
 
 const PREFIX: &str = "view.lexio";
 

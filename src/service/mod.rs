@@ -11,7 +11,6 @@ mod error;
 pub mod game;
 mod handler;
 mod lexio;
-mod lexio_mock; // TEMPORARY until the engine merges
 pub mod metrics;
 mod server;
 

@@ -157,7 +157,7 @@ pub fn lead_view() -> pb::LexioView {
         seats: vec![seat(13), seat(13), seat(13), seat(13)],
         played: vec![],
         log: vec![],
-        round: 0,
+        round: 1,
         scores: vec![0, 0, 0, 0],
     }
 }

@@ -1,0 +1,320 @@
+//! Opening-hand statistics of seeds 000 and 001, reproduced on our own random deals:
+//! how often a hand holds 5-tile plays, how much keys compress candidates per category,
+//! and how often "nobody else can beat my best combination of this kind".
+
+use super::combos::{Category, Key};
+use super::moves::for_each_lead;
+use super::referee::deal;
+use super::tiles::{PlayerCount, TileSet};
+use crate::bot::StableHasher;
+use crate::stats::{Z95, wilson95};
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// A proportion with its Wilson 95% interval.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Rate {
+    /// Successes.
+    pub count: u64,
+    /// Trials.
+    pub trials: u64,
+    /// `count / trials`.
+    pub rate: f64,
+    /// Wilson 95% interval.
+    pub ci95: (f64, f64),
+}
+
+impl Rate {
+    fn new(count: u64, trials: u64) -> Rate {
+        Rate {
+            count,
+            trials,
+            rate: if trials == 0 {
+                0.0
+            } else {
+                count as f64 / trials as f64
+            },
+            ci95: wilson95(count, trials),
+        }
+    }
+}
+
+/// Candidates and distinct keys of one category, summed over the sampled hands.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Default)]
+pub struct Compression {
+    /// Plays (distinct tile sets).
+    pub candidates: u64,
+    /// Distinct keys per hand, summed.
+    pub keys: u64,
+    /// `candidates / keys`.
+    pub ratio: f64,
+}
+
+/// Seed 001's "nobody else can beat my best combination of this kind".
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Nuts {
+    /// Deals in which seat 0 holds this kind.
+    pub holders: u64,
+    /// Of those, deals in which no other seat holds a play that beats it.
+    pub safe: u64,
+    /// `safe / holders`.
+    pub rate: f64,
+    /// Wilson 95% interval.
+    pub ci95: (f64, f64),
+    /// The document's figure (holders, rate) for 5 players, 20,000 deals.
+    pub document: (u64, f64),
+    /// Whether ours and the document's agree within the two samples' combined 95%
+    /// interval (a two-proportion z-test at 5%).
+    pub agrees: bool,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LexioStats {
+    /// Deals sampled (seat 0's hand is the sample).
+    pub deals: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Players.
+    pub players: usize,
+    /// Hands with at least one 5-tile play (seed 000: about 80%).
+    pub any_five: Rate,
+    /// Hands with a four-of-a-kind + 1 (seed 000: about 1.5%).
+    pub four_plus_one: Rate,
+    /// Hands with a straight flush (seed 000: about 0.5%).
+    pub straight_flush: Rate,
+    /// Candidates vs distinct keys, by 5-tile category (seed 000: straight 2.25x,
+    /// flush 1x, full house 2.18x, four+1 6x).
+    pub compression: Vec<(String, Compression)>,
+    /// Seed 001's table, by kind.
+    pub nuts: Vec<(String, Nuts)>,
+}
+
+/// The document's figures (seed 001): holders out of 20,000 deals and the safe rate.
+pub const DOCUMENT_NUTS: [(Category, u64, f64); 8] = [
+    (Category::Single, 20_000, 0.198),
+    (Category::Pair, 19_899, 0.195),
+    (Category::Triple, 6_237, 0.528),
+    (Category::Straight, 7_054, 0.007),
+    (Category::Flush, 10_255, 0.096),
+    (Category::FullHouse, 5_782, 0.511),
+    (Category::FourPlusOne, 309, 0.951),
+    (Category::StraightFlush, 105, 0.952),
+];
+
+/// The best key of each category in a hand.
+fn best_keys(players: PlayerCount, hand: TileSet) -> [Option<Key>; 8] {
+    let mut best = [None; 8];
+    for_each_lead(players, hand, &mut |c| {
+        let slot = &mut best[c.category().index()];
+        if slot.is_none_or(|k| c.key() > k) {
+            *slot = Some(c.key());
+        }
+    });
+    best
+}
+
+/// True when a hand with these best keys beats a play of `category` with `key`.
+fn beats(other: &[Option<Key>; 8], category: Category, key: Key) -> bool {
+    if category.size() < 5 {
+        return other[category.index()].is_some_and(|k| k > key);
+    }
+    // Any 5-tile play with a larger key beats it (the key orders categories too).
+    Category::ALL[3..]
+        .iter()
+        .any(|c| other[c.index()].is_some_and(|k| k > key))
+}
+
+/// Two-proportion z-test: true when the difference is within the combined 95% interval.
+fn agree(p1: f64, n1: u64, p2: f64, n2: u64) -> bool {
+    if n1 == 0 || n2 == 0 {
+        return false;
+    }
+    let se = (p1 * (1.0 - p1) / n1 as f64 + p2 * (1.0 - p2) / n2 as f64).sqrt();
+    // With both rates at 0 or 1 the samples agree exactly.
+    (p1 - p2).abs() <= Z95 * se + f64::EPSILON
+}
+
+/// Runs the statistics over `deals` seeded deals.
+pub fn opening_stats(players: PlayerCount, deals: u64, seed: u64) -> LexioStats {
+    let p = players.count();
+    let mut any_five = 0;
+    let mut four = 0;
+    let mut sf = 0;
+    let mut compression = [Compression::default(); 8];
+    let mut holders = [0u64; 8];
+    let mut safe = [0u64; 8];
+    for i in 0..deals {
+        let hands = deal(
+            players,
+            StableHasher::new()
+                .bytes(b"lexio/stats")
+                .u64(seed)
+                .u64(i)
+                .finish(),
+        );
+        let mut per_category: [BTreeSet<Key>; 8] = Default::default();
+        let mut candidates = [0u64; 8];
+        for_each_lead(players, hands[0], &mut |c| {
+            candidates[c.category().index()] += 1;
+            per_category[c.category().index()].insert(c.key());
+        });
+        for c in Category::ALL {
+            compression[c.index()].candidates += candidates[c.index()];
+            compression[c.index()].keys += per_category[c.index()].len() as u64;
+        }
+        if Category::ALL[3..].iter().any(|c| candidates[c.index()] > 0) {
+            any_five += 1;
+        }
+        four += u64::from(candidates[Category::FourPlusOne.index()] > 0);
+        sf += u64::from(candidates[Category::StraightFlush.index()] > 0);
+
+        let mine = best_keys(players, hands[0]);
+        let others: Vec<[Option<Key>; 8]> = (1..p).map(|s| best_keys(players, hands[s])).collect();
+        for c in Category::ALL {
+            if let Some(key) = mine[c.index()] {
+                holders[c.index()] += 1;
+                if !others.iter().any(|o| beats(o, c, key)) {
+                    safe[c.index()] += 1;
+                }
+            }
+        }
+    }
+    let compression = Category::ALL[3..]
+        .iter()
+        .map(|c| {
+            let mut x = compression[c.index()];
+            x.ratio = if x.keys == 0 {
+                0.0
+            } else {
+                x.candidates as f64 / x.keys as f64
+            };
+            (c.name().to_string(), x)
+        })
+        .collect();
+    let nuts = DOCUMENT_NUTS
+        .iter()
+        .map(|&(c, doc_holders, doc_rate)| {
+            let (h, s) = (holders[c.index()], safe[c.index()]);
+            let rate = if h == 0 { 0.0 } else { s as f64 / h as f64 };
+            (
+                c.name().to_string(),
+                Nuts {
+                    holders: h,
+                    safe: s,
+                    rate,
+                    ci95: wilson95(s, h),
+                    document: (doc_holders, doc_rate),
+                    agrees: agree(rate, h, doc_rate, doc_holders),
+                },
+            )
+        })
+        .collect();
+    LexioStats {
+        deals,
+        seed,
+        players: p,
+        any_five: Rate::new(any_five, deals),
+        four_plus_one: Rate::new(four, deals),
+        straight_flush: Rate::new(sf, deals),
+        compression,
+        nuts,
+    }
+}
+
+impl LexioStats {
+    /// The JSON object of `--json`: `deals`, `seed`, `players`, the seed-000 rates, and
+    /// `nuts.<kind>.{holders,safe,rate,ci95,document,agrees}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let rate = |r: &Rate| serde_json::json!({"count": r.count, "rate": r.rate, "ci95": [r.ci95.0, r.ci95.1]});
+        let nuts: serde_json::Map<String, serde_json::Value> = self
+            .nuts
+            .iter()
+            .map(|(k, n)| {
+                (
+                    k.clone(),
+                    serde_json::json!({
+                        "holders": n.holders, "safe": n.safe, "rate": n.rate,
+                        "ci95": [n.ci95.0, n.ci95.1],
+                        "document": {"holders": n.document.0, "rate": n.document.1},
+                        "agrees": n.agrees,
+                    }),
+                )
+            })
+            .collect();
+        let compression: serde_json::Map<String, serde_json::Value> = self
+            .compression
+            .iter()
+            .map(|(k, c)| (k.clone(), serde_json::json!({"candidates": c.candidates, "keys": c.keys, "ratio": c.ratio})))
+            .collect();
+        serde_json::json!({
+            "deals": self.deals,
+            "seed": self.seed,
+            "players": self.players,
+            "any_five": rate(&self.any_five),
+            "four_plus_one": rate(&self.four_plus_one),
+            "straight_flush": rate(&self.straight_flush),
+            "compression": compression,
+            "nuts": nuts,
+        })
+    }
+
+    /// A readable report.
+    pub fn to_table(&self) -> String {
+        let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+        let mut s = format!(
+            "Lexio opening hands: {} deals, {} players, seed {}\n\n",
+            self.deals, self.players, self.seed
+        );
+        s += "seed 000: hands holding (95% Wilson interval)\n";
+        for (name, r, doc) in [
+            ("any 5-tile play", &self.any_five, "~80%"),
+            ("four + 1", &self.four_plus_one, "~1.5%"),
+            ("straight flush", &self.straight_flush, "~0.5%"),
+        ] {
+            s += &format!(
+                "  {name:<16} {:>7} [{}, {}]   document {doc}\n",
+                pct(r.rate),
+                pct(r.ci95.0),
+                pct(r.ci95.1)
+            );
+        }
+        s += "\nseed 000: candidates per distinct key\n";
+        for (name, c) in &self.compression {
+            s += &format!(
+                "  {name:<16} {:>8} / {:>7} = {:.2}x\n",
+                c.candidates, c.keys, c.ratio
+            );
+        }
+        s += "\nseed 001: nobody else can beat my best play of this kind\n";
+        s += &format!(
+            "  {:<16} {:>8} {:>22} {:>22}  {}\n",
+            "kind", "holders", "ours (95% CI)", "document (holders)", "agree"
+        );
+        for (name, n) in &self.nuts {
+            s += &format!(
+                "  {name:<16} {:>8} {:>22} {:>22}  {}\n",
+                n.holders,
+                format!("{} [{}, {}]", pct(n.rate), pct(n.ci95.0), pct(n.ci95.1)),
+                format!("{} ({})", pct(n.document.1), n.document.0),
+                if n.agrees { "yes" } else { "NO" }
+            );
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_nuts_is_holding_the_sun_two() {
+        // The best single is safe exactly when seat 0 holds sun 2: 12/60 in theory.
+        let s = opening_stats(PlayerCount::Five, 2000, 1);
+        let (_, single) = &s.nuts[0];
+        assert_eq!(single.holders, 2000);
+        assert!(single.ci95.0 < 0.2 && 0.2 < single.ci95.1, "{single:?}");
+        assert!(s.any_five.rate > 0.7 && s.any_five.rate < 0.9);
+    }
+}

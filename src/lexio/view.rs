@@ -1,0 +1,605 @@
+//! The view one seat may see, built only through validating constructors.
+//!
+//! A view holds the seat's own hand, the table, every seat's tile count, the tiles
+//! played this round, the public log of plays and passes, the round number and the
+//! scores. Nothing else: no other hand is representable here.
+
+use super::combos::{Combo, classify};
+use super::moves::for_each_play;
+use super::tiles::{PlayerCount, Tile, TileSet};
+use crate::bot::StableHasher;
+use std::fmt;
+
+/// One seat's public state as a client reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct SeatCount {
+    /// Tiles the seat still holds.
+    pub tile_count: u32,
+    /// True once the seat has emptied its hand (which ends the round).
+    pub finished: bool,
+}
+
+/// One public action of this round, as a client reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogEntry {
+    /// `seat` played these tiles.
+    Play {
+        /// The seat that played.
+        seat: u32,
+        /// The tiles it played.
+        tiles: Vec<Tile>,
+    },
+    /// `seat` passed.
+    Pass {
+        /// The seat that passed.
+        seat: u32,
+    },
+}
+
+/// The unchecked parts of a view, mirroring the wire message field for field.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ViewInput {
+    /// 3, 4 or 5.
+    pub player_count: u32,
+    /// The deciding seat, `0..player_count`.
+    pub seat: u32,
+    /// The seat's own tiles.
+    pub hand: Vec<Tile>,
+    /// The play to beat; empty when the seat leads.
+    pub table: Vec<Tile>,
+    /// One entry per seat, in seat order.
+    pub seats: Vec<SeatCount>,
+    /// Every tile played this round (including the table).
+    pub played: Vec<Tile>,
+    /// Optional: every play and pass of this round, oldest first.
+    pub log: Vec<LogEntry>,
+    /// The round number, from 1.
+    pub round: u32,
+    /// Optional: the running score of each seat (empty or one per seat).
+    pub scores: Vec<i64>,
+}
+
+/// What is wrong with a view: the field (as named in [`ViewInput`], with indices) and
+/// the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewError {
+    /// The offending field, e.g. `hand[3]` or `seats[2].tile_count`.
+    pub field: String,
+    /// Why it is rejected.
+    pub reason: String,
+}
+
+impl ViewError {
+    fn new(field: impl Into<String>, reason: impl Into<String>) -> ViewError {
+        ViewError {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for ViewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.reason)
+    }
+}
+
+impl std::error::Error for ViewError {}
+
+/// A bot's answer: pass, or play a combination from its hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Pass (never allowed on an empty table).
+    Pass,
+    /// Play these tiles.
+    Play(Combo),
+}
+
+/// One validated public action of this round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoggedAction {
+    /// The seat that acted.
+    pub seat: u8,
+    /// What it did.
+    pub action: Action,
+}
+
+/// The domain-typed parts of a view, as the referee holds them.
+#[derive(Clone, Debug)]
+pub struct ViewParts {
+    /// The player count.
+    pub players: PlayerCount,
+    /// The deciding seat.
+    pub seat: usize,
+    /// Its hand.
+    pub hand: TileSet,
+    /// The play to beat, if any.
+    pub table: Option<Combo>,
+    /// Tiles held by each seat (only the first `players` entries count).
+    pub counts: [u8; 5],
+    /// Tiles played this round.
+    pub played: TileSet,
+    /// The public log (may be empty).
+    pub log: Vec<LoggedAction>,
+    /// Round number, from 1.
+    pub round: u32,
+    /// Running scores.
+    pub scores: [i64; 5],
+}
+
+/// What one seat may see when it must act. Every instance is consistent: built only by
+/// [`LexioView::new`] or [`LexioView::from_parts`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LexioView {
+    players: PlayerCount,
+    seat: u8,
+    hand: TileSet,
+    table: Option<Combo>,
+    counts: [u8; 5],
+    played: TileSet,
+    log: Vec<LoggedAction>,
+    round: u32,
+    scores: [i64; 5],
+}
+
+fn tiles_to_set(field: &str, tiles: &[Tile], players: PlayerCount) -> Result<TileSet, ViewError> {
+    let mut set = TileSet::EMPTY;
+    for (i, &t) in tiles.iter().enumerate() {
+        if !players.has_number(t.number()) {
+            return Err(ViewError::new(
+                format!("{field}[{i}]"),
+                format!(
+                    "number {} is not in the {}-player deck (1..{})",
+                    t.number(),
+                    players.count(),
+                    players.max_number()
+                ),
+            ));
+        }
+        if set.contains(t) {
+            return Err(ViewError::new(
+                format!("{field}[{i}]"),
+                format!("duplicate tile {t:?}"),
+            ));
+        }
+        set.insert(t);
+    }
+    Ok(set)
+}
+
+impl LexioView {
+    /// Validates a client's view. The error names the first inconsistent field.
+    ///
+    /// ```
+    /// use climbot::lexio::{LexioView, SeatCount, Suit, Tile, ViewInput};
+    /// let deck: Vec<Tile> = (0..36).map(|i| Tile::new([3, 4, 5, 6, 7, 8, 9, 1, 2][i / 4], Suit::ALL[i % 4]).unwrap()).collect();
+    /// let view = LexioView::new(ViewInput {
+    ///     player_count: 3,
+    ///     seat: 0,
+    ///     hand: deck[..12].to_vec(),
+    ///     seats: vec![SeatCount { tile_count: 12, finished: false }; 3],
+    ///     round: 1,
+    ///     ..Default::default()
+    /// })
+    /// .unwrap();
+    /// assert_eq!(view.hand().len(), 12);
+    /// ```
+    pub fn new(input: ViewInput) -> Result<LexioView, ViewError> {
+        let players = PlayerCount::from_count(input.player_count).ok_or_else(|| {
+            ViewError::new(
+                "player_count",
+                format!(
+                    "{} players is not supported (3, 4 or 5)",
+                    input.player_count
+                ),
+            )
+        })?;
+        let p = players.count();
+        if input.seat as usize >= p {
+            return Err(ViewError::new(
+                "seat",
+                format!(
+                    "seat {} is out of range for {p} players (0..{})",
+                    input.seat,
+                    p - 1
+                ),
+            ));
+        }
+        if input.seats.len() != p {
+            return Err(ViewError::new(
+                "seats",
+                format!(
+                    "{} entries for {p} players (one per seat)",
+                    input.seats.len()
+                ),
+            ));
+        }
+        let hand = tiles_to_set("hand", &input.hand, players)?;
+        let played = tiles_to_set("played", &input.played, players)?;
+        let table_set = tiles_to_set("table", &input.table, players)?;
+        let table = if table_set.is_empty() {
+            None
+        } else {
+            Some(classify(players, table_set).ok_or_else(|| {
+                ViewError::new("table", format!("{table_set:?} is not a legal combination"))
+            })?)
+        };
+        let mut counts = [0u8; 5];
+        for (i, s) in input.seats.iter().enumerate() {
+            if s.finished {
+                return Err(ViewError::new(
+                    format!("seats[{i}].finished"),
+                    "the round is over: a seat has emptied its hand",
+                ));
+            }
+            if s.tile_count as usize > players.hand_size() {
+                return Err(ViewError::new(
+                    format!("seats[{i}].tile_count"),
+                    format!(
+                        "{} exceeds the {} tiles dealt",
+                        s.tile_count,
+                        players.hand_size()
+                    ),
+                ));
+            }
+            counts[i] = s.tile_count as u8;
+        }
+        if !input.scores.is_empty() && input.scores.len() != p {
+            return Err(ViewError::new(
+                "scores",
+                format!(
+                    "{} entries for {p} players (empty or one per seat)",
+                    input.scores.len()
+                ),
+            ));
+        }
+        let mut scores = [0i64; 5];
+        scores[..input.scores.len()].copy_from_slice(&input.scores);
+        let mut log = Vec::with_capacity(input.log.len());
+        for (i, entry) in input.log.iter().enumerate() {
+            let (seat, action) = match entry {
+                LogEntry::Pass { seat } => (*seat, Action::Pass),
+                LogEntry::Play { seat, tiles } => {
+                    let field = format!("log[{i}].tiles");
+                    let set = tiles_to_set(&field, tiles, players)?;
+                    let combo = classify(players, set).ok_or_else(|| {
+                        ViewError::new(field.clone(), format!("{set:?} is not a legal combination"))
+                    })?;
+                    (*seat, Action::Play(combo))
+                }
+            };
+            if seat as usize >= p {
+                return Err(ViewError::new(
+                    format!("log[{i}].seat"),
+                    format!("seat {seat} is out of range for {p} players"),
+                ));
+            }
+            log.push(LoggedAction {
+                seat: seat as u8,
+                action,
+            });
+        }
+        LexioView::from_parts(ViewParts {
+            players,
+            seat: input.seat as usize,
+            hand,
+            table,
+            counts,
+            played,
+            log,
+            round: input.round,
+            scores,
+        })
+    }
+
+    /// Validates domain-typed parts (the referee's path; the same checks as
+    /// [`LexioView::new`] after decoding).
+    pub fn from_parts(parts: ViewParts) -> Result<LexioView, ViewError> {
+        let ViewParts {
+            players,
+            seat,
+            hand,
+            table,
+            counts,
+            played,
+            log,
+            round,
+            scores,
+        } = parts;
+        let p = players.count();
+        let deck = players.deck();
+        if seat >= p {
+            return Err(ViewError::new(
+                "seat",
+                format!("seat {seat} is out of range for {p} players"),
+            ));
+        }
+        if !deck.is_superset(hand.union(played)) {
+            return Err(ViewError::new("hand", "tiles outside the deck"));
+        }
+        if hand.is_empty() {
+            return Err(ViewError::new(
+                "hand",
+                "empty: a seat with no tiles has finished the round",
+            ));
+        }
+        if let Some(t) = hand.intersection(played).lowest() {
+            return Err(ViewError::new(
+                "played",
+                format!("tile {t:?} is also in hand"),
+            ));
+        }
+        if let Some(table) = table
+            && let Some(t) = table.tiles().difference(played).lowest()
+        {
+            return Err(ViewError::new(
+                "table",
+                format!("tile {t:?} is not among the played tiles"),
+            ));
+        }
+        if round == 0 {
+            return Err(ViewError::new("round", "must be at least 1"));
+        }
+        for (i, &c) in counts.iter().enumerate().take(p) {
+            if c == 0 {
+                return Err(ViewError::new(
+                    format!("seats[{i}].tile_count"),
+                    "0: the round is over once a seat has emptied its hand",
+                ));
+            }
+            if c as usize > players.hand_size() {
+                return Err(ViewError::new(
+                    format!("seats[{i}].tile_count"),
+                    format!("{c} exceeds the {} tiles dealt", players.hand_size()),
+                ));
+            }
+        }
+        if counts[seat] as usize != hand.len() {
+            return Err(ViewError::new(
+                format!("seats[{seat}].tile_count"),
+                format!("{} but the hand holds {} tiles", counts[seat], hand.len()),
+            ));
+        }
+        let unseen = deck.difference(hand.union(played)).len();
+        let others: usize = (0..p)
+            .filter(|&i| i != seat)
+            .map(|i| counts[i] as usize)
+            .sum();
+        if unseen != others {
+            return Err(ViewError::new(
+                "seats",
+                format!(
+                    "the other seats hold {others} tiles but {unseen} tiles are unseen \
+                     (deck minus hand minus played)"
+                ),
+            ));
+        }
+        if !log.is_empty() {
+            check_log(players, seat, table, &counts, played, &log)?;
+        }
+        Ok(LexioView {
+            players,
+            seat: seat as u8,
+            hand,
+            table,
+            counts,
+            played,
+            log,
+            round,
+            scores,
+        })
+    }
+
+    /// The player count.
+    pub fn players(&self) -> PlayerCount {
+        self.players
+    }
+
+    /// The deciding seat.
+    pub fn seat(&self) -> usize {
+        self.seat as usize
+    }
+
+    /// The seat's own tiles.
+    pub fn hand(&self) -> TileSet {
+        self.hand
+    }
+
+    /// The play to beat, or `None` when the seat leads.
+    pub fn table(&self) -> Option<Combo> {
+        self.table
+    }
+
+    /// Tiles held by `seat`.
+    pub fn tile_count(&self, seat: usize) -> usize {
+        self.counts[seat] as usize
+    }
+
+    /// Tiles held by every seat (`players().count()` entries).
+    pub fn counts(&self) -> &[u8] {
+        &self.counts[..self.players.count()]
+    }
+
+    /// Tiles played this round.
+    pub fn played(&self) -> TileSet {
+        self.played
+    }
+
+    /// Tiles this seat has not seen: the deck minus its hand and the played tiles.
+    /// Their number always equals the other seats' tile counts.
+    pub fn unseen(&self) -> TileSet {
+        self.players.deck().difference(self.hand.union(self.played))
+    }
+
+    /// The public log of this round (empty when the client sent none).
+    pub fn log(&self) -> &[LoggedAction] {
+        &self.log
+    }
+
+    /// The round number, from 1.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Running scores by seat.
+    pub fn scores(&self) -> &[i64] {
+        &self.scores[..self.players.count()]
+    }
+
+    /// Every legal action: every play (led or beating the table) and, on a non-empty
+    /// table, the pass.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::with_capacity(64);
+        if self.table.is_some() {
+            out.push(Action::Pass);
+        }
+        for_each_play(self.players, self.hand, self.table, &mut |c| {
+            out.push(Action::Play(c))
+        });
+        out
+    }
+
+    /// True when `action` is legal in this view.
+    pub fn is_legal(&self, action: Action) -> bool {
+        match action {
+            Action::Pass => self.table.is_some(),
+            Action::Play(c) => {
+                self.hand.is_superset(c.tiles())
+                    && classify(self.players, c.tiles()) == Some(c)
+                    && self.table.is_none_or(|t| c.beats(t))
+            }
+        }
+    }
+
+    /// A stable 64-bit hash of the normalized view (sets as bit masks, fields in a
+    /// fixed order); equal views give equal fingerprints on every platform.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = StableHasher::new();
+        h.bytes(b"lexio/v1")
+            .u64(self.players.count() as u64)
+            .u64(u64::from(self.seat))
+            .u64(self.hand.bits())
+            .u64(self.table.map_or(0, |t| t.tiles().bits()))
+            .bytes(&self.counts[..self.players.count()])
+            .u64(self.played.bits())
+            .u64(self.log.len() as u64);
+        for entry in &self.log {
+            h.u64(u64::from(entry.seat));
+            h.u64(match entry.action {
+                Action::Pass => u64::MAX,
+                Action::Play(c) => c.tiles().bits(),
+            });
+        }
+        h.u64(u64::from(self.round));
+        for &s in self.scores() {
+            h.i64(s);
+        }
+        h.finish()
+    }
+}
+
+/// Replays a complete round log and checks it against the rest of the view.
+fn check_log(
+    players: PlayerCount,
+    seat: usize,
+    table: Option<Combo>,
+    counts: &[u8; 5],
+    played: TileSet,
+    log: &[LoggedAction],
+) -> Result<(), ViewError> {
+    let p = players.count();
+    let mut seen = TileSet::EMPTY;
+    let mut held = [players.hand_size() as i32; 5];
+    let mut trick: Option<(Combo, usize)> = None;
+    let mut passes = 0usize;
+    for (i, entry) in log.iter().enumerate() {
+        let s = entry.seat as usize;
+        if i > 0 {
+            let expected = (log[i - 1].seat as usize + 1) % p;
+            if s != expected {
+                return Err(ViewError::new(
+                    format!("log[{i}].seat"),
+                    format!("seat {s} acted but seat {expected} was next"),
+                ));
+            }
+        }
+        match entry.action {
+            Action::Pass => {
+                if trick.is_none() {
+                    return Err(ViewError::new(
+                        format!("log[{i}]"),
+                        "a pass on an empty table (the leader must play)",
+                    ));
+                }
+                passes += 1;
+                // Everyone else passed in succession: the trick ends and its owner,
+                // who is next in turn order, leads.
+                if passes == p - 1 {
+                    trick = None;
+                    passes = 0;
+                }
+            }
+            Action::Play(c) => {
+                if let Some(t) = c.tiles().intersection(seen).lowest() {
+                    return Err(ViewError::new(
+                        format!("log[{i}].tiles"),
+                        format!("tile {t:?} was already played earlier in the log"),
+                    ));
+                }
+                if let Some(t) = c.tiles().difference(played).lowest() {
+                    return Err(ViewError::new(
+                        format!("log[{i}].tiles"),
+                        format!("tile {t:?} is not among the played tiles"),
+                    ));
+                }
+                if let Some((top, _)) = trick
+                    && !c.beats(top)
+                {
+                    return Err(ViewError::new(
+                        format!("log[{i}].tiles"),
+                        format!("{c:?} does not beat the table {top:?}"),
+                    ));
+                }
+                seen = seen.union(c.tiles());
+                held[s] -= c.len() as i32;
+                if held[s] <= 0 {
+                    return Err(ViewError::new(
+                        format!("log[{i}]"),
+                        format!("seat {s} would have emptied its hand: the round is over"),
+                    ));
+                }
+                trick = Some((c, s));
+                passes = 0;
+            }
+        }
+    }
+    if let Some(t) = played.difference(seen).lowest() {
+        return Err(ViewError::new(
+            "log",
+            format!("tile {t:?} is in played but no play in the log holds it"),
+        ));
+    }
+    for (i, &h) in held.iter().enumerate().take(p) {
+        if h != i32::from(counts[i]) {
+            return Err(ViewError::new(
+                format!("seats[{i}].tile_count"),
+                format!("{} but the log leaves this seat {h} tiles", counts[i]),
+            ));
+        }
+    }
+    let open = trick.map(|(c, _)| c);
+    if open != table {
+        return Err(ViewError::new(
+            "table",
+            format!("does not match the open trick in the log ({open:?})"),
+        ));
+    }
+    let next = (log[log.len() - 1].seat as usize + 1) % p;
+    if next != seat {
+        return Err(ViewError::new(
+            "log",
+            format!("seat {next} acts next after the log, not seat {seat}"),
+        ));
+    }
+    Ok(())
+}
