@@ -22,7 +22,27 @@ fn the_seed_formula_is_pinned() {
     );
 }
 
-const PINNED_EASY_0: u64 = 0x0000_0000_0000_0000;
+const PINNED_EASY_0: u64 = 0x6119_895f_19b2_df6c;
+
+/// The seed derived for `follow_view()` at EASY, end to end (wire -> normalized view ->
+/// fingerprint -> seed). It changes only if the view's fingerprint changes.
+const PINNED_FOLLOW_VIEW_EASY: u64 = 0xc8a7_fe0b_5eb9_3648;
+
+#[tokio::test]
+async fn the_derived_seed_of_a_known_view_is_pinned() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    let response = client
+        .select_play(select(follow_view(), pb::Difficulty::Easy))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        response.seed, PINNED_FOLLOW_VIEW_EASY,
+        "{:#x}",
+        response.seed
+    );
+}
 
 #[tokio::test]
 async fn same_view_same_seed_same_decision() {

@@ -99,10 +99,16 @@ impl BotHandler {
             let decision = view.decide(difficulty, &mut ctx);
             (decision, ctx.was_fallback(), t0.elapsed())
         });
-        let joined = match plan.answer_by {
-            Some(answer_by) => {
-                match tokio::time::timeout_at(tokio::time::Instant::from_std(answer_by), task).await
-                {
+        // Past the decision's stop time, a search that has not returned (a long
+        // uninterruptible step) is abandoned halfway through the margin, so that the
+        // DEADLINE_EXCEEDED still reaches the client before its own timer fires.
+        let give_up_at = plan
+            .answer_by
+            .map(|answer_by| plan.decide_by + (answer_by - plan.decide_by) / 2);
+        let joined = match give_up_at {
+            Some(give_up_at) => {
+                let give_up_at = tokio::time::Instant::from_std(give_up_at);
+                match tokio::time::timeout_at(give_up_at, task).await {
                     Ok(joined) => joined,
                     Err(_elapsed) => {
                         return Err(ServiceError::DeadlineExceeded(
