@@ -40,6 +40,13 @@ pub trait GameAdapter: Send + Sync + 'static {
     fn legal_plays(&self) -> pb::ListLegalPlaysResponse;
 }
 
+/// The game a request's view is for (known even when the view is invalid).
+pub fn game_of(view: Option<&pb::GameView>) -> Option<Game> {
+    match view?.game.as_ref()? {
+        pb::game_view::Game::Lexio(_) => Some(Game::Lexio),
+    }
+}
+
 /// Decodes and validates the request's `view` field.
 pub fn decode(view: Option<pb::GameView>) -> Result<Box<dyn GameAdapter>, ServiceError> {
     let view = view.ok_or_else(|| ServiceError::invalid("view", "required"))?;

@@ -46,6 +46,7 @@ impl BotHandler {
     ) -> Result<pb::SelectPlayResponse, ServiceError> {
         let difficulty = game::difficulty_from_wire(request.difficulty, self.default_difficulty)?;
         call.difficulty = Some(difficulty);
+        call.game = game::game_of(request.view.as_ref());
         let view = game::decode(request.view)?;
         call.game = Some(view.game());
         if !view.supports(difficulty) {
@@ -148,6 +149,7 @@ impl BotHandler {
         call: &mut CallRecord,
         request: pb::ListLegalPlaysRequest,
     ) -> Result<pb::ListLegalPlaysResponse, ServiceError> {
+        call.game = game::game_of(request.view.as_ref());
         let view = game::decode(request.view)?;
         call.game = Some(view.game());
         Ok(view.legal_plays())
