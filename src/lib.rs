@@ -11,4 +11,6 @@ pub mod bot;
 pub mod daifugo;
 pub mod dalmuti;
 pub mod lexio;
+pub mod pb;
+pub mod service;
 pub mod stats;

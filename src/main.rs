@@ -2,8 +2,14 @@
 //! self-play) in one binary.
 #![forbid(unsafe_code)]
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
+use climbot::service::{self, LogFormat, ServeArgs};
 use std::process::ExitCode;
+use std::time::Duration;
+
+/// Exit code of a bad configuration or command line (`EX_USAGE`).
+const EXIT_USAGE: u8 = 64;
 
 /// climbot: a bot service for climbing games (Lexio, The Great Dalmuti, Daifugo).
 #[derive(Parser, Debug)]
@@ -15,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the gRPC bot service (flags also read from CLIMBOT_* variables).
+    Serve(ServeArgs),
     /// Reproduce the design documents' statistics on random deals.
     #[command(subcommand)]
     Stats(StatsCommand),
@@ -42,23 +50,154 @@ enum SelfplayCommand {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result: Result<(), String> = match cli.command {
-        Command::Stats(cmd) => match cmd {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            if matches!(
+                error.kind(),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+            ) {
+                let _ = error.print();
+                return ExitCode::SUCCESS;
+            }
+            // One clear line: clap's first line without its "error: " prefix.
+            let rendered = error.render().to_string();
+            let line = rendered.lines().next().unwrap_or("invalid command line");
+            eprintln!("climbot: {}", line.trim_start_matches("error: "));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    match cli.command {
+        Command::Serve(args) => serve(&args),
+        Command::Stats(cmd) => report(match cmd {
             StatsCommand::Lexio(args) => climbot::lexio::cli::stats(args),
             StatsCommand::Dalmuti(args) => climbot::dalmuti::cli::run_stats(&args),
-        },
-        Command::Arena(args) => climbot::arena::cli::arena(args),
-        Command::Selfplay(cmd) => match cmd {
+        }),
+        Command::Arena(args) => report(climbot::arena::cli::arena(args)),
+        Command::Selfplay(cmd) => report(match cmd {
             SelfplayCommand::Lexio(args) => climbot::lexio::cli::selfplay(args),
             SelfplayCommand::Dalmuti(args) => climbot::dalmuti::cli::run_selfplay(&args),
-        },
-    };
+        }),
+    }
+}
+
+fn report(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("climbot: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+fn init_tracing(format: LogFormat, filter: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
+    }
+}
+
+fn serve(args: &ServeArgs) -> ExitCode {
+    let config = match args.to_config() {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("climbot: bad configuration: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    init_tracing(args.log_format, &args.log_filter);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("climbot: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        let grpc = tokio::net::TcpListener::bind(args.grpc_addr)
+            .await
+            .map_err(|e| {
+                (
+                    EXIT_USAGE,
+                    format!("cannot listen on --grpc-addr {}: {e}", args.grpc_addr),
+                )
+            })?;
+        let metrics = tokio::net::TcpListener::bind(args.metrics_addr)
+            .await
+            .map_err(|e| {
+                (
+                    EXIT_USAGE,
+                    format!("cannot listen on --metrics-addr {}: {e}", args.metrics_addr),
+                )
+            })?;
+        let local = |l: &tokio::net::TcpListener| {
+            l.local_addr()
+                .map_or_else(|_| "?".to_string(), |a| a.to_string())
+        };
+        tracing::info!(
+            version = env!("CARGO_PKG_VERSION"),
+            grpc_addr = %local(&grpc),
+            metrics_addr = %local(&metrics),
+            default_difficulty = config.default_difficulty.name(),
+            max_budget_ms = config.max_budget.as_millis(),
+            deadline_margin_ms = config.deadline_margin.as_millis(),
+            decision_slots = config.decision_slots,
+            max_message_bytes = config.max_message_bytes,
+            drain_delay_ms = config.drain_delay.as_millis(),
+            shutdown_grace_ms = config.shutdown_grace.as_millis(),
+            "climbot starting"
+        );
+        service::run(config, grpc, Some(metrics), shutdown_signal())
+            .await
+            .map_err(|e| (1, format!("server failed: {e}")))
+    });
+    // Blocking decisions notice the cancel flag within a poll; do not wait for stragglers.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    match result {
+        Ok(()) => {
+            tracing::info!("exit 0");
+            ExitCode::SUCCESS
+        }
+        Err((code, message)) => {
+            tracing::error!(%message, "exiting");
+            eprintln!("climbot: {message}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// Resolves on SIGTERM or SIGINT.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT received"),
+                    _ = term.recv() => tracing::info!("SIGTERM received"),
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM; SIGINT only");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("Ctrl-C received");
     }
 }

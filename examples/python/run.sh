@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Generates the Python stubs from proto/, starts climbot on a spare port, runs the
+# client against it, and stops the server. Needs: pip install -r requirements.txt.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+gen="$here/gen"
+rm -rf "$gen" && mkdir -p "$gen"
+python3 -m grpc_tools.protoc -I "$root/proto" --python_out="$gen" --grpc_python_out="$gen" \
+    climbot/v1/bot.proto climbot/v1/lexio.proto
+
+bin="${CLIMBOT_BIN:-$root/target/debug/climbot}"
+[ -x "$bin" ] || (cd "$root" && cargo build --quiet --bin climbot)
+addr="127.0.0.1:${PY_EXAMPLE_PORT:-50151}"
+"$bin" serve --grpc-addr "$addr" --metrics-addr 127.0.0.1:0 --log "warn" &
+server=$!
+trap 'kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null && break
+    sleep 0.1
+done
+PYTHONPATH="$gen" python3 "$here/client.py" "$addr"

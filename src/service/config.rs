@@ -1,0 +1,212 @@
+//! The `serve` configuration: command-line flags, each also an environment variable
+//! `CLIMBOT_*`, checked into a [`Config`].
+
+use crate::bot::Difficulty;
+use clap::{Args, ValueEnum};
+use std::net::SocketAddr;
+use std::num::NonZeroUsize;
+use std::time::Duration;
+
+/// Flags of `climbot serve`.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// Address of the gRPC server.
+    #[arg(long, env = "CLIMBOT_GRPC_ADDR", default_value = "0.0.0.0:50051")]
+    pub grpc_addr: SocketAddr,
+    /// Address of the Prometheus endpoint (`GET /metrics`).
+    #[arg(long, env = "CLIMBOT_METRICS_ADDR", default_value = "0.0.0.0:9090")]
+    pub metrics_addr: SocketAddr,
+    /// Level served when a request leaves the difficulty unspecified.
+    #[arg(
+        long,
+        env = "CLIMBOT_DEFAULT_DIFFICULTY",
+        value_enum,
+        default_value = "easy"
+    )]
+    pub default_difficulty: DifficultyArg,
+    /// Upper bound on the compute budget of one decision, in milliseconds.
+    #[arg(long, env = "CLIMBOT_MAX_BUDGET_MS", default_value_t = 1000)]
+    pub max_budget_ms: u64,
+    /// Time kept back from the client's deadline to send the answer, in milliseconds.
+    #[arg(long, env = "CLIMBOT_DEADLINE_MARGIN_MS", default_value_t = 10)]
+    pub deadline_margin_ms: u64,
+    /// Decisions computed at the same time (default: the CPUs available).
+    #[arg(long, env = "CLIMBOT_DECISION_SLOTS")]
+    pub decision_slots: Option<usize>,
+    /// Largest request accepted, in bytes (decoded).
+    #[arg(long, env = "CLIMBOT_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
+    pub max_message_bytes: usize,
+    /// After SIGTERM/SIGINT, how long health reports NOT_SERVING while new calls are
+    /// still accepted (lets load balancers notice), e.g. `0s`, `5s`, `500ms`.
+    #[arg(long, env = "CLIMBOT_DRAIN_DELAY", default_value = "0s", value_parser = parse_duration)]
+    pub drain_delay: Duration,
+    /// After the drain delay, how long in-flight calls may take to finish before exit.
+    #[arg(long, env = "CLIMBOT_SHUTDOWN_GRACE", default_value = "10s", value_parser = parse_duration)]
+    pub shutdown_grace: Duration,
+    /// Log format.
+    #[arg(long, env = "CLIMBOT_LOG_FORMAT", value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+    /// Log filter (tracing `EnvFilter` syntax), e.g. `info` or `climbot=debug`.
+    #[arg(long, env = "CLIMBOT_LOG", default_value = "info")]
+    pub log_filter: String,
+}
+
+/// The log formats.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// A difficulty on the command line.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DifficultyArg {
+    Easy,
+    Normal,
+    Hard,
+    Expert,
+}
+
+impl From<DifficultyArg> for Difficulty {
+    fn from(d: DifficultyArg) -> Self {
+        match d {
+            DifficultyArg::Easy => Difficulty::Easy,
+            DifficultyArg::Normal => Difficulty::Normal,
+            DifficultyArg::Hard => Difficulty::Hard,
+            DifficultyArg::Expert => Difficulty::Expert,
+        }
+    }
+}
+
+/// A checked service configuration (what [`crate::service::run`] needs besides its
+/// listeners).
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Level served for `DIFFICULTY_UNSPECIFIED`.
+    pub default_difficulty: Difficulty,
+    /// Upper bound on one decision's budget.
+    pub max_budget: Duration,
+    /// Kept back from the client's deadline.
+    pub deadline_margin: Duration,
+    /// Decisions computed at the same time.
+    pub decision_slots: usize,
+    /// Largest decoded request.
+    pub max_message_bytes: usize,
+    /// NOT_SERVING period before the server stops accepting calls.
+    pub drain_delay: Duration,
+    /// Time in-flight calls get to finish.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            default_difficulty: Difficulty::Easy,
+            max_budget: Duration::from_millis(1000),
+            deadline_margin: Duration::from_millis(10),
+            decision_slots: available_cpus(),
+            max_message_bytes: 64 * 1024,
+            drain_delay: Duration::ZERO,
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
+}
+
+/// The CPUs this process may use (honours cgroup quotas), at least 1.
+pub fn available_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+}
+
+impl ServeArgs {
+    /// Checks the flags; the error is one line naming the flag.
+    pub fn to_config(&self) -> Result<Config, String> {
+        if self.max_budget_ms == 0 || self.max_budget_ms > 600_000 {
+            return Err(format!(
+                "--max-budget-ms must be in 1..=600000, got {}",
+                self.max_budget_ms
+            ));
+        }
+        if self.deadline_margin_ms > 10_000 {
+            return Err(format!(
+                "--deadline-margin-ms must be at most 10000, got {}",
+                self.deadline_margin_ms
+            ));
+        }
+        let decision_slots = match self.decision_slots {
+            Some(0) => return Err("--decision-slots must be at least 1".to_string()),
+            Some(n) if n > 4096 => {
+                return Err(format!("--decision-slots must be at most 4096, got {n}"));
+            }
+            Some(n) => n,
+            None => available_cpus(),
+        };
+        if !(1024..=64 * 1024 * 1024).contains(&self.max_message_bytes) {
+            return Err(format!(
+                "--max-message-bytes must be in 1024..=67108864, got {}",
+                self.max_message_bytes
+            ));
+        }
+        if self.grpc_addr == self.metrics_addr && self.grpc_addr.port() != 0 {
+            return Err(format!(
+                "--grpc-addr and --metrics-addr are both {}",
+                self.grpc_addr
+            ));
+        }
+        if let Err(e) = tracing_subscriber::EnvFilter::try_new(&self.log_filter) {
+            return Err(format!(
+                "--log {:?} is not a valid filter: {e}",
+                self.log_filter
+            ));
+        }
+        Ok(Config {
+            default_difficulty: self.default_difficulty.into(),
+            max_budget: Duration::from_millis(self.max_budget_ms),
+            deadline_margin: Duration::from_millis(self.deadline_margin_ms),
+            decision_slots,
+            max_message_bytes: self.max_message_bytes,
+            drain_delay: self.drain_delay,
+            shutdown_grace: self.shutdown_grace,
+        })
+    }
+}
+
+/// Parses `250ms`, `5s`, `2m` or a bare number of seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, unit) = text.split_at(split);
+    let value: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration like 500ms, 10s or 1m"))?;
+    let duration = match unit {
+        "ms" => Duration::from_millis(value),
+        "" | "s" => Duration::from_secs(value),
+        "m" => Duration::from_secs(value.saturating_mul(60)),
+        _ => return Err(format!("{text:?} is not a duration like 500ms, 10s or 1m")),
+    };
+    if duration > Duration::from_secs(3600) {
+        return Err(format!("{text:?} is longer than an hour"));
+    }
+    Ok(duration)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse() {
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("5s"), Ok(Duration::from_secs(5)));
+        assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("").is_err());
+        assert!(parse_duration("5h").is_err());
+        assert!(parse_duration("-1s").is_err());
+        assert!(parse_duration("2h").is_err());
+    }
+}

@@ -1,0 +1,102 @@
+//! What the service needs from a game, behind one small trait: decode a wire view into
+//! a validated domain view, fingerprint it, decide, and list legal plays.
+//!
+//! Adding a game = a module implementing [`GameAdapter`] plus one arm in [`decode`].
+
+use crate::bot::{DecisionContext, Difficulty, StableHasher};
+use crate::pb;
+use crate::service::error::ServiceError;
+use crate::service::lexio;
+
+/// The games the service knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Game {
+    /// Lexio.
+    Lexio,
+}
+
+impl Game {
+    /// The lower-case tag used in seeds, metrics and logs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Game::Lexio => "lexio",
+        }
+    }
+}
+
+/// A validated view of one game, ready for its policies.
+pub trait GameAdapter: Send + Sync + 'static {
+    /// Which game this is.
+    fn game(&self) -> Game;
+    /// The domain's stable fingerprint of the normalized view.
+    fn fingerprint(&self) -> u64;
+    /// Whether the game has a bot at this level.
+    fn supports(&self, difficulty: Difficulty) -> bool;
+    /// The bot's decision (`None` if the level is missing; callers check
+    /// [`GameAdapter::supports`] first).
+    fn decide(&self, difficulty: Difficulty, ctx: &mut DecisionContext<'_>)
+    -> Option<pb::Decision>;
+    /// Every legal action.
+    fn legal_plays(&self) -> pb::ListLegalPlaysResponse;
+}
+
+/// The game a request's view is for (known even when the view is invalid).
+pub fn game_of(view: Option<&pb::GameView>) -> Option<Game> {
+    match view?.game.as_ref()? {
+        pb::game_view::Game::Lexio(_) => Some(Game::Lexio),
+    }
+}
+
+/// Decodes and validates the request's `view` field.
+pub fn decode(view: Option<pb::GameView>) -> Result<Box<dyn GameAdapter>, ServiceError> {
+    let view = view.ok_or_else(|| ServiceError::invalid("view", "required"))?;
+    match view.game {
+        Some(pb::game_view::Game::Lexio(v)) => Ok(Box::new(lexio::decode(v)?)),
+        None => Err(ServiceError::invalid(
+            "view",
+            "no game set: fill one case of the oneof (e.g. view.lexio)",
+        )),
+    }
+}
+
+/// The seed derived for a view when the request has none:
+///
+/// ```text
+/// StableHasher::new()
+///     .bytes(game tag)          // b"lexio"
+///     .u64(view.fingerprint())  // the game's hash of its normalized view
+///     .u64(difficulty number)   // the proto enum value: EASY=1 .. EXPERT=4
+///     .finish()
+/// ```
+pub fn derive_seed(game: Game, fingerprint: u64, difficulty: Difficulty) -> u64 {
+    StableHasher::new()
+        .bytes(game.name().as_bytes())
+        .u64(fingerprint)
+        .u64(difficulty_to_wire(difficulty) as u64)
+        .finish()
+}
+
+/// A difficulty on the wire.
+pub fn difficulty_to_wire(d: Difficulty) -> pb::Difficulty {
+    match d {
+        Difficulty::Easy => pb::Difficulty::Easy,
+        Difficulty::Normal => pb::Difficulty::Normal,
+        Difficulty::Hard => pb::Difficulty::Hard,
+        Difficulty::Expert => pb::Difficulty::Expert,
+    }
+}
+
+/// The difficulty a request asks for (`UNSPECIFIED` = `default`).
+pub fn difficulty_from_wire(value: i32, default: Difficulty) -> Result<Difficulty, ServiceError> {
+    match pb::Difficulty::try_from(value) {
+        Ok(pb::Difficulty::Unspecified) => Ok(default),
+        Ok(pb::Difficulty::Easy) => Ok(Difficulty::Easy),
+        Ok(pb::Difficulty::Normal) => Ok(Difficulty::Normal),
+        Ok(pb::Difficulty::Hard) => Ok(Difficulty::Hard),
+        Ok(pb::Difficulty::Expert) => Ok(Difficulty::Expert),
+        Err(_) => Err(ServiceError::invalid(
+            "difficulty",
+            format!("unknown value {value} (expected 0..=4)"),
+        )),
+    }
+}

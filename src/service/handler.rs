@@ -1,0 +1,285 @@
+//! The tonic handler: thin. Decode and validate (game adapters), plan the budget, take
+//! a decision slot, run the policy off the runtime, encode. Metrics and the per-call
+//! log line are written by [`CallRecord`] when the call ends, however it ends.
+
+use crate::bot::{DecisionContext, Difficulty};
+use crate::pb;
+use crate::pb::bot_service_server::BotService;
+use crate::service::budget::{self, Limits, NoTime};
+use crate::service::config::Config;
+use crate::service::error::{ServiceError, code_name};
+use crate::service::game::{self, Game};
+use crate::service::metrics as m;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+use tonic::{Code, Request, Response, Status};
+use tracing::{Instrument, Span, field};
+
+/// The BotService implementation.
+#[derive(Clone)]
+pub struct BotHandler {
+    default_difficulty: Difficulty,
+    limits: Limits,
+    slots: Arc<Semaphore>,
+}
+
+impl BotHandler {
+    /// A handler for `config`, with `config.decision_slots` decision slots.
+    pub fn new(config: &Config) -> Self {
+        BotHandler {
+            default_difficulty: config.default_difficulty,
+            limits: Limits {
+                max_budget: config.max_budget,
+                margin: config.deadline_margin,
+            },
+            slots: Arc::new(Semaphore::new(config.decision_slots)),
+        }
+    }
+
+    async fn select_play(
+        &self,
+        call: &mut CallRecord,
+        timeout: Option<Duration>,
+        request: pb::SelectPlayRequest,
+    ) -> Result<pb::SelectPlayResponse, ServiceError> {
+        let difficulty = game::difficulty_from_wire(request.difficulty, self.default_difficulty)?;
+        call.difficulty = Some(difficulty);
+        call.game = game::game_of(request.view.as_ref());
+        let view = game::decode(request.view)?;
+        call.game = Some(view.game());
+        if !view.supports(difficulty) {
+            return Err(ServiceError::Unimplemented {
+                game: view.game(),
+                difficulty,
+            });
+        }
+        if request.budget_ms == Some(0) {
+            return Err(ServiceError::invalid(
+                "budget_ms",
+                "must be at least 1 when set",
+            ));
+        }
+        let seed = request
+            .seed
+            .unwrap_or_else(|| game::derive_seed(view.game(), view.fingerprint(), difficulty));
+        call.seed = Some(seed);
+        call.span.record("seed", seed);
+
+        let plan = budget::plan(call.started, timeout, request.budget_ms, self.limits).map_err(
+            |NoTime::DeadlineTooShort| {
+                ServiceError::DeadlineExceeded("the call's deadline leaves no time to decide")
+            },
+        )?;
+        // Waiting for a slot counts against the budget.
+        let decide_by = tokio::time::Instant::from_std(plan.decide_by);
+        let permit = match tokio::time::timeout_at(decide_by, self.slots.clone().acquire_owned())
+            .await
+        {
+            Ok(Ok(permit)) => permit,
+            Ok(Err(_closed)) => return Err(ServiceError::Internal("decision slots closed".into())),
+            Err(_elapsed) => {
+                return Err(ServiceError::ResourceExhausted {
+                    waited_ms: plan.budget.as_millis(),
+                });
+            }
+        };
+
+        let cancel = Arc::new(AtomicBool::new(false));
+        let _cancel_on_drop = CancelOnDrop(cancel.clone());
+        let stop_at = plan.decide_by;
+        let task = tokio::task::spawn_blocking(move || {
+            // The slot is held until the computation really ends, even if the call
+            // was dropped meanwhile: no orphan work outside the slots.
+            let _permit = permit;
+            let _in_flight = m::InFlight::enter();
+            let stop = move || cancel.load(Ordering::Relaxed) || Instant::now() >= stop_at;
+            let mut ctx = DecisionContext::new(seed, &stop);
+            let t0 = Instant::now();
+            let decision = view.decide(difficulty, &mut ctx);
+            (decision, ctx.was_fallback(), t0.elapsed())
+        });
+        // Past the decision's stop time, a search that has not returned (a long
+        // uninterruptible step) is abandoned halfway through the margin, so that the
+        // DEADLINE_EXCEEDED still reaches the client before its own timer fires.
+        let give_up_at = plan
+            .answer_by
+            .map(|answer_by| plan.decide_by + (answer_by - plan.decide_by) / 2);
+        let joined = match give_up_at {
+            Some(give_up_at) => {
+                let give_up_at = tokio::time::Instant::from_std(give_up_at);
+                match tokio::time::timeout_at(give_up_at, task).await {
+                    Ok(joined) => joined,
+                    Err(_elapsed) => {
+                        return Err(ServiceError::DeadlineExceeded(
+                            "the decision did not finish before the call's deadline",
+                        ));
+                    }
+                }
+            }
+            None => task.await,
+        };
+        let (decision, fallback, compute) =
+            joined.map_err(|e| ServiceError::Internal(format!("decision task failed: {e}")))?;
+        let decision = decision.ok_or_else(|| {
+            ServiceError::Internal(format!(
+                "no {} policy at {}",
+                call.game_name(),
+                difficulty.name()
+            ))
+        })?;
+        if plan.answer_by.is_some_and(|t| Instant::now() >= t) {
+            return Err(ServiceError::DeadlineExceeded(
+                "the decision finished after the call's deadline",
+            ));
+        }
+        call.fallback = fallback;
+        Ok(pb::SelectPlayResponse {
+            decision: Some(decision),
+            seed,
+            fallback,
+            difficulty: game::difficulty_to_wire(difficulty) as i32,
+            compute_micros: u64::try_from(compute.as_micros()).unwrap_or(u64::MAX),
+        })
+    }
+
+    fn list_legal_plays(
+        &self,
+        call: &mut CallRecord,
+        request: pb::ListLegalPlaysRequest,
+    ) -> Result<pb::ListLegalPlaysResponse, ServiceError> {
+        call.game = game::game_of(request.view.as_ref());
+        let view = game::decode(request.view)?;
+        call.game = Some(view.game());
+        Ok(view.legal_plays())
+    }
+}
+
+#[tonic::async_trait]
+impl BotService for BotHandler {
+    async fn select_play(
+        &self,
+        request: Request<pb::SelectPlayRequest>,
+    ) -> Result<Response<pb::SelectPlayResponse>, Status> {
+        let timeout = budget::client_timeout(request.metadata());
+        let mut call = CallRecord::new("select_play");
+        let span = call.span.clone();
+        let result = self
+            .select_play(&mut call, timeout, request.into_inner())
+            .instrument(span)
+            .await;
+        call.finish(result.as_ref().map(|_| ()).map_err(ServiceError::code));
+        result.map(Response::new).map_err(Status::from)
+    }
+
+    async fn list_legal_plays(
+        &self,
+        request: Request<pb::ListLegalPlaysRequest>,
+    ) -> Result<Response<pb::ListLegalPlaysResponse>, Status> {
+        let mut call = CallRecord::new("list_legal_plays");
+        let result = call
+            .span
+            .clone()
+            .in_scope(|| self.list_legal_plays(&mut call, request.into_inner()));
+        call.finish(result.as_ref().map(|_| ()).map_err(ServiceError::code));
+        result.map(Response::new).map_err(Status::from)
+    }
+}
+
+/// Sets the cancel flag when the call's future is dropped (client cancel, deadline,
+/// shutdown) or completes.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// One call's span, metrics and log line, written on drop so that a dropped call
+/// (cancelled by the client or the transport) is counted too.
+struct CallRecord {
+    rpc: &'static str,
+    started: Instant,
+    span: Span,
+    game: Option<Game>,
+    difficulty: Option<Difficulty>,
+    seed: Option<u64>,
+    fallback: bool,
+    /// `None` until the call finishes: a call dropped before is "cancelled".
+    result: Option<Result<(), Code>>,
+}
+
+impl CallRecord {
+    fn new(rpc: &'static str) -> Self {
+        let span = tracing::info_span!(
+            "call",
+            rpc,
+            game = field::Empty,
+            difficulty = field::Empty,
+            seed = field::Empty,
+            outcome = field::Empty,
+            elapsed_us = field::Empty,
+        );
+        CallRecord {
+            rpc,
+            started: Instant::now(),
+            span,
+            game: None,
+            difficulty: None,
+            seed: None,
+            fallback: false,
+            result: None,
+        }
+    }
+
+    fn game_name(&self) -> &'static str {
+        self.game.map_or("unknown", Game::name)
+    }
+
+    fn finish(&mut self, result: Result<(), Code>) {
+        self.result = Some(result);
+    }
+}
+
+impl Drop for CallRecord {
+    fn drop(&mut self) {
+        let elapsed = self.started.elapsed();
+        let code = match self.result {
+            None => Code::Cancelled,
+            Some(Ok(())) => Code::Ok,
+            Some(Err(code)) => code,
+        };
+        let outcome = match code {
+            Code::Ok if self.fallback => "fallback",
+            code => code_name(code),
+        };
+        let game = self.game_name();
+        let difficulty = match (self.rpc, self.difficulty) {
+            ("list_legal_plays", _) => "none",
+            (_, Some(d)) => d.name(),
+            (_, None) => "unknown",
+        };
+        metrics::counter!(m::REQUESTS, "rpc" => self.rpc, "game" => game, "difficulty" => difficulty, "code" => code_name(code)).increment(1);
+        if self.rpc == "select_play" {
+            metrics::histogram!(m::SELECT_PLAY_DURATION, "game" => game, "difficulty" => difficulty, "outcome" => outcome)
+                .record(elapsed.as_secs_f64());
+            if self.fallback {
+                metrics::counter!(m::FALLBACKS, "game" => game, "difficulty" => difficulty)
+                    .increment(1);
+            }
+        }
+        self.span.record("game", game);
+        self.span.record("difficulty", difficulty);
+        self.span.record("outcome", outcome);
+        let elapsed_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+        self.span.record("elapsed_us", elapsed_us);
+        self.span.in_scope(|| match code {
+            Code::Ok | Code::InvalidArgument | Code::Unimplemented => {
+                tracing::info!(outcome, elapsed_us, "call done");
+            }
+            _ => tracing::warn!(outcome, elapsed_us, "call failed"),
+        });
+    }
+}

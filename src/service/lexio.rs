@@ -1,0 +1,173 @@
+//! Lexio on the wire: `pb::LexioView` -> `lexio::LexioView` and `lexio::Action` ->
+//! `pb::LexioAction`. Only wire shapes are checked here (a suit outside the enum, a
+//! number that is no tile); every game rule is checked by `LexioView::new`, whose
+//! field names match the proto's and get the `view.lexio.` prefix.
+
+use crate::bot::{DecisionContext, Difficulty};
+use crate::lexio::bots::policy;
+use crate::lexio::{
+    Action, Category, LexioView, LogEntry, SeatCount, Suit, Tile, ViewInput, legal_actions,
+};
+use crate::pb;
+use crate::service::error::ServiceError;
+use crate::service::game::{Game, GameAdapter};
+
+const PREFIX: &str = "view.lexio";
+
+/// A validated Lexio view.
+pub struct Lexio(LexioView);
+
+/// Converts and validates a wire view.
+pub fn decode(view: pb::LexioView) -> Result<Lexio, ServiceError> {
+    let hand = tiles(&view.hand, "hand")?;
+    let table = tiles(&view.table, "table")?;
+    let played = tiles(&view.played, "played")?;
+    let seats = view
+        .seats
+        .iter()
+        .map(|s| SeatCount {
+            tile_count: s.tile_count,
+            finished: s.finished,
+        })
+        .collect();
+    let log = view
+        .log
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            if entry.tiles.is_empty() {
+                Ok(LogEntry::Pass { seat: entry.seat })
+            } else {
+                Ok(LogEntry::Play {
+                    seat: entry.seat,
+                    tiles: tiles(&entry.tiles, &format!("log[{i}].tiles"))?,
+                })
+            }
+        })
+        .collect::<Result<Vec<_>, ServiceError>>()?;
+    let input = ViewInput {
+        player_count: view.player_count,
+        seat: view.seat,
+        hand,
+        table,
+        seats,
+        played,
+        log,
+        round: view.round,
+        scores: view.scores,
+    };
+    LexioView::new(input)
+        .map(Lexio)
+        .map_err(|e| ServiceError::invalid(format!("{PREFIX}.{}", e.field), e.reason))
+}
+
+fn tiles(wire: &[pb::Tile], field: &str) -> Result<Vec<Tile>, ServiceError> {
+    wire.iter()
+        .enumerate()
+        .map(|(i, t)| tile(t, &format!("{PREFIX}.{field}[{i}]")))
+        .collect()
+}
+
+fn tile(wire: &pb::Tile, path: &str) -> Result<Tile, ServiceError> {
+    let suit = match pb::Suit::try_from(wire.suit) {
+        Ok(pb::Suit::Cloud) => Suit::Cloud,
+        Ok(pb::Suit::Star) => Suit::Star,
+        Ok(pb::Suit::Moon) => Suit::Moon,
+        Ok(pb::Suit::Sun) => Suit::Sun,
+        Ok(pb::Suit::Unspecified) => {
+            return Err(ServiceError::invalid(
+                format!("{path}.suit"),
+                "suit is unspecified (expected SUIT_CLOUD, SUIT_STAR, SUIT_MOON or SUIT_SUN)",
+            ));
+        }
+        Err(_) => {
+            return Err(ServiceError::invalid(
+                format!("{path}.suit"),
+                format!("unknown suit {} (expected 1..=4)", wire.suit),
+            ));
+        }
+    };
+    u8::try_from(wire.number)
+        .ok()
+        .and_then(|n| Tile::new(n, suit))
+        .ok_or_else(|| {
+            ServiceError::invalid(
+                format!("{path}.number"),
+                format!("number {} is out of range 1..=15", wire.number),
+            )
+        })
+}
+
+fn tile_to_wire(tile: Tile) -> pb::Tile {
+    let suit = match tile.suit() {
+        Suit::Cloud => pb::Suit::Cloud,
+        Suit::Star => pb::Suit::Star,
+        Suit::Moon => pb::Suit::Moon,
+        Suit::Sun => pb::Suit::Sun,
+    };
+    pb::Tile {
+        number: u32::from(tile.number()),
+        suit: suit as i32,
+    }
+}
+
+fn category_to_wire(category: Category) -> pb::LexioCombination {
+    match category {
+        Category::Single => pb::LexioCombination::Single,
+        Category::Pair => pb::LexioCombination::Pair,
+        Category::Triple => pb::LexioCombination::Triple,
+        Category::Straight => pb::LexioCombination::Straight,
+        Category::Flush => pb::LexioCombination::Flush,
+        Category::FullHouse => pb::LexioCombination::FullHouse,
+        Category::FourPlusOne => pb::LexioCombination::FourPlusOne,
+        Category::StraightFlush => pb::LexioCombination::StraightFlush,
+    }
+}
+
+/// A domain action on the wire.
+pub fn action_to_wire(action: &Action) -> pb::LexioAction {
+    let action = match action {
+        Action::Pass => pb::lexio_action::Action::Pass(pb::LexioPass {}),
+        Action::Play(combo) => pb::lexio_action::Action::Play(pb::LexioPlay {
+            tiles: combo.tiles().iter().map(tile_to_wire).collect(),
+            combination: category_to_wire(combo.category()) as i32,
+        }),
+    };
+    pb::LexioAction {
+        action: Some(action),
+    }
+}
+
+impl GameAdapter for Lexio {
+    fn game(&self) -> Game {
+        Game::Lexio
+    }
+
+    fn fingerprint(&self) -> u64 {
+        self.0.fingerprint()
+    }
+
+    fn supports(&self, difficulty: Difficulty) -> bool {
+        policy(difficulty).is_some()
+    }
+
+    fn decide(
+        &self,
+        difficulty: Difficulty,
+        ctx: &mut DecisionContext<'_>,
+    ) -> Option<pb::Decision> {
+        let action = policy(difficulty)?.decide(&self.0, ctx);
+        Some(pb::Decision {
+            game: Some(pb::decision::Game::Lexio(action_to_wire(&action))),
+        })
+    }
+
+    fn legal_plays(&self) -> pb::ListLegalPlaysResponse {
+        let actions = legal_actions(&self.0).iter().map(action_to_wire).collect();
+        pb::ListLegalPlaysResponse {
+            game: Some(pb::list_legal_plays_response::Game::Lexio(
+                pb::LexioLegalPlays { actions },
+            )),
+        }
+    }
+}

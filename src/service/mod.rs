@@ -1,0 +1,21 @@
+//! The gRPC service: wire messages <-> validated domain views, the budget and decision
+//! slots, seeding, metrics, health, reflection and graceful shutdown.
+//!
+//! Data flows one way: `pb` request -> [`game::decode`] (validation; every failure is a
+//! [`ServiceError`], turned into a `tonic::Status` in one place) -> the game's policy
+//! -> domain decision -> `pb` response.
+
+pub mod budget;
+pub mod config;
+mod error;
+pub mod game;
+mod handler;
+mod lexio;
+pub mod metrics;
+mod server;
+
+pub use config::{Config, LogFormat, ServeArgs};
+pub use error::ServiceError;
+pub use game::{Game, derive_seed};
+pub use handler::BotHandler;
+pub use server::{BotServer, ServeError, run};

@@ -1,0 +1,115 @@
+//! The gRPC server: BotService, health, reflection, the metrics endpoint and the
+//! bounded graceful shutdown.
+
+use crate::pb;
+use crate::pb::bot_service_server::BotServiceServer;
+use crate::service::config::Config;
+use crate::service::handler::BotHandler;
+use crate::service::metrics;
+use std::future::Future;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::transport::Server;
+use tonic_health::ServingStatus;
+
+/// An error that stops the server.
+pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The BotService as registered with tonic (its name is `climbot.v1.BotService`).
+pub type BotServer = BotServiceServer<BotHandler>;
+
+/// Serves until `shutdown` resolves, then: health NOT_SERVING (for `""` and
+/// `climbot.v1.BotService`), keep accepting calls for `config.drain_delay`, stop
+/// accepting, let in-flight calls finish within `config.shutdown_grace`, return.
+pub async fn run(
+    config: Config,
+    grpc: TcpListener,
+    metrics_listener: Option<TcpListener>,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), ServeError> {
+    let handle = metrics::install();
+    let metrics_task = metrics_listener.map(|l| tokio::spawn(metrics::serve(l, handle)));
+    let _abort_metrics = AbortOnDrop(metrics_task);
+
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health
+        .set_service_status("", ServingStatus::NotServing)
+        .await;
+    health.set_not_serving::<BotServer>().await;
+
+    let reflection_v1 = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1alpha()?;
+    let bot = BotServiceServer::new(BotHandler::new(&config))
+        .max_decoding_message_size(config.max_message_bytes);
+
+    let incoming = TcpListenerStream::new(grpc).map(|stream| {
+        stream.inspect(|s| {
+            let _ = s.set_nodelay(true);
+        })
+    });
+    let (stop_tx, stop_rx) = oneshot::channel::<()>();
+    let router = Server::builder()
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(bot);
+    let mut serving = tokio::spawn(router.serve_with_incoming_shutdown(incoming, async {
+        let _ = stop_rx.await;
+    }));
+
+    health.set_service_status("", ServingStatus::Serving).await;
+    health.set_serving::<BotServer>().await;
+    tracing::info!("serving");
+
+    tokio::pin!(shutdown);
+    tokio::select! {
+        () = &mut shutdown => {}
+        ended = &mut serving => {
+            ended??;
+            return Err("the gRPC server stopped unexpectedly".into());
+        }
+    }
+
+    tracing::info!(
+        drain_delay_ms = config.drain_delay.as_millis(),
+        grace_ms = config.shutdown_grace.as_millis(),
+        "shutdown requested: NOT_SERVING, draining"
+    );
+    health
+        .set_service_status("", ServingStatus::NotServing)
+        .await;
+    health.set_not_serving::<BotServer>().await;
+    if !config.drain_delay.is_zero() {
+        tokio::time::sleep(config.drain_delay).await;
+    }
+    let _ = stop_tx.send(());
+    match tokio::time::timeout(config.shutdown_grace, &mut serving).await {
+        Ok(ended) => {
+            ended??;
+            tracing::info!("in-flight calls finished; stopped");
+        }
+        Err(_elapsed) => {
+            serving.abort();
+            tracing::warn!("shutdown grace elapsed with calls still open; stopped");
+        }
+    }
+    Ok(())
+}
+
+struct AbortOnDrop(Option<tokio::task::JoinHandle<()>>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some(task) = &self.0 {
+            task.abort();
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! Shared test harness: a real server on `127.0.0.1:0`, clients, and Lexio views.
+#![allow(dead_code)]
+
+use climbot::pb;
+use climbot::pb::bot_service_client::BotServiceClient;
+use climbot::service::{Config, ServeError};
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tonic::transport::Channel;
+use tonic_health::pb::health_client::HealthClient;
+
+/// A server running in this test's runtime.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub metrics_addr: SocketAddr,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<Result<(), ServeError>>>,
+}
+
+/// A configuration for tests: 2 decision slots, 2 s max budget, 10 ms margin.
+pub fn test_config() -> Config {
+    Config {
+        decision_slots: 2,
+        max_budget: Duration::from_secs(2),
+        deadline_margin: Duration::from_millis(10),
+        shutdown_grace: Duration::from_secs(5),
+        ..Config::default()
+    }
+}
+
+/// Starts a server with `config` on ephemeral ports.
+pub async fn start(config: Config) -> TestServer {
+    let grpc = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let metrics = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = grpc.local_addr().unwrap();
+    let metrics_addr = metrics.local_addr().unwrap();
+    let (tx, rx) = oneshot::channel::<()>();
+    let task = tokio::spawn(climbot::service::run(config, grpc, Some(metrics), async {
+        let _ = rx.await;
+    }));
+    let server = TestServer {
+        addr,
+        metrics_addr,
+        shutdown: Some(tx),
+        task: Some(task),
+    };
+    // Ready once health answers SERVING.
+    let mut health = server.health().await;
+    for _ in 0..200 {
+        if let Ok(r) = health.check(health_request("")).await
+            && r.into_inner().status
+                == tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+        {
+            return server;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("server did not become SERVING");
+}
+
+impl TestServer {
+    pub async fn channel(&self) -> Channel {
+        Channel::from_shared(format!("http://{}", self.addr))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap()
+    }
+
+    pub async fn client(&self) -> BotServiceClient<Channel> {
+        BotServiceClient::new(self.channel().await)
+    }
+
+    pub async fn health(&self) -> HealthClient<Channel> {
+        HealthClient::new(self.channel().await)
+    }
+
+    /// Triggers the graceful shutdown (like SIGTERM).
+    pub fn begin_shutdown(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+
+    /// Waits for `run` to return.
+    pub async fn stopped(&mut self) -> Result<(), ServeError> {
+        self.task.take().expect("already stopped").await.unwrap()
+    }
+
+    /// GET /metrics.
+    pub async fn scrape(&self) -> String {
+        let addr = self.metrics_addr;
+        tokio::task::spawn_blocking(move || http_get(addr, "/metrics"))
+            .await
+            .unwrap()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(task) = &self.task {
+            task.abort();
+        }
+    }
+}
+
+/// A blocking HTTP/1.1 GET returning the whole response (head and body).
+pub fn http_get(addr: SocketAddr, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}
+
+pub fn health_request(service: &str) -> tonic_health::pb::HealthCheckRequest {
+    tonic_health::pb::HealthCheckRequest {
+        service: service.to_string(),
+    }
+}
+
+// ---------------------------------------------------------------- Lexio views
+
+pub const CLOUD: pb::Suit = pb::Suit::Cloud;
+pub const STAR: pb::Suit = pb::Suit::Star;
+pub const MOON: pb::Suit = pb::Suit::Moon;
+pub const SUN: pb::Suit = pb::Suit::Sun;
+
+pub fn t(number: u32, suit: pb::Suit) -> pb::Tile {
+    pb::Tile {
+        number,
+        suit: suit as i32,
+    }
+}
+
+pub fn seat(tile_count: u32) -> pb::LexioSeat {
+    pb::LexioSeat {
+        tile_count,
+        finished: false,
+    }
+}
+
+/// 4 players, seat 0 leads the round holding cloud 1..13; nothing played yet.
+pub fn lead_view() -> pb::LexioView {
+    pb::LexioView {
+        player_count: 4,
+        seat: 0,
+        hand: (1..=13).map(|n| t(n, CLOUD)).collect(),
+        table: vec![],
+        seats: vec![seat(13), seat(13), seat(13), seat(13)],
+        played: vec![],
+        log: vec![],
+        round: 1,
+        scores: vec![0, 0, 0, 0],
+    }
+}
+
+/// 4 players, seat 1 has led star 3 (logged); seat 2 holds a mixed hand and must beat it.
+pub fn follow_view() -> pb::LexioView {
+    let hand = vec![
+        t(3, MOON),
+        t(4, CLOUD),
+        t(4, SUN),
+        t(5, STAR),
+        t(6, MOON),
+        t(7, SUN),
+        t(9, CLOUD),
+        t(9, STAR),
+        t(9, MOON),
+        t(11, CLOUD),
+        t(12, SUN),
+        t(1, STAR),
+        t(2, CLOUD),
+    ];
+    pb::LexioView {
+        player_count: 4,
+        seat: 2,
+        hand,
+        table: vec![t(3, STAR)],
+        seats: vec![seat(13), seat(12), seat(13), seat(13)],
+        played: vec![t(3, STAR)],
+        log: vec![pb::LexioLogEntry {
+            seat: 1,
+            tiles: vec![t(3, STAR)],
+        }],
+        round: 1,
+        scores: vec![0, 0, 0, 0],
+    }
+}
+
+pub fn game_view(view: pb::LexioView) -> pb::GameView {
+    pb::GameView {
+        game: Some(pb::game_view::Game::Lexio(view)),
+    }
+}
+
+pub fn select(view: pb::LexioView, difficulty: pb::Difficulty) -> pb::SelectPlayRequest {
+    pb::SelectPlayRequest {
+        view: Some(game_view(view)),
+        difficulty: difficulty as i32,
+        seed: None,
+        budget_ms: None,
+    }
+}
+
+/// A request with a client deadline (sent as `grpc-timeout`).
+pub fn with_timeout<T>(message: T, timeout: Duration) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request.set_timeout(timeout);
+    request
+}
+
+/// The tiles of a Lexio decision (empty for a pass).
+pub fn played_tiles(decision: &pb::Decision) -> Option<Vec<pb::Tile>> {
+    match decision.game.as_ref()? {
+        pb::decision::Game::Lexio(action) => match action.action.as_ref()? {
+            pb::lexio_action::Action::Pass(_) => Some(vec![]),
+            pb::lexio_action::Action::Play(play) => Some(play.tiles.clone()),
+        },
+    }
+}

@@ -1,0 +1,98 @@
+//! Both RPCs answer a valid view; the decision is one of the legal plays.
+mod common;
+
+use climbot::pb;
+use common::*;
+use tonic::Code;
+
+fn legal(response: pb::ListLegalPlaysResponse) -> Vec<pb::LexioAction> {
+    match response.game {
+        Some(pb::list_legal_plays_response::Game::Lexio(l)) => l.actions,
+        other => panic!("not a Lexio answer: {other:?}"),
+    }
+}
+
+fn is_pass(a: &pb::LexioAction) -> bool {
+    matches!(a.action, Some(pb::lexio_action::Action::Pass(_)))
+}
+
+#[tokio::test]
+async fn select_play_and_list_legal_plays() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+
+    for view in [lead_view(), follow_view()] {
+        let leads = view.table.is_empty();
+        let actions = legal(
+            client
+                .list_legal_plays(pb::ListLegalPlaysRequest {
+                    view: Some(game_view(view.clone())),
+                })
+                .await
+                .unwrap()
+                .into_inner(),
+        );
+        assert!(!actions.is_empty());
+        assert_eq!(
+            actions.iter().any(is_pass),
+            !leads,
+            "pass listed iff the table is not empty"
+        );
+        for a in &actions {
+            if let Some(pb::lexio_action::Action::Play(p)) = &a.action {
+                assert!(!p.tiles.is_empty());
+                assert_ne!(p.combination, pb::LexioCombination::Unspecified as i32);
+                assert!(
+                    p.tiles.iter().all(|t| view.hand.contains(t)),
+                    "plays use the hand"
+                );
+            }
+        }
+
+        for difficulty in [pb::Difficulty::Easy, pb::Difficulty::Expert] {
+            let mut request = select(view.clone(), difficulty);
+            request.budget_ms = Some(50);
+            let response = client.select_play(request).await.unwrap().into_inner();
+            assert_eq!(response.difficulty, difficulty as i32);
+            let decision = response.decision.expect("a decision");
+            let pb::decision::Game::Lexio(action) = decision.game.clone().unwrap();
+            assert!(
+                actions.contains(&action),
+                "{action:?} is not among the legal plays"
+            );
+            if leads {
+                assert!(!is_pass(&action), "a leader must play");
+            }
+            assert!(response.compute_micros < 2_000_000);
+        }
+    }
+}
+
+#[tokio::test]
+async fn unspecified_difficulty_is_the_server_default() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    let response = client
+        .select_play(select(lead_view(), pb::Difficulty::Unspecified))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(response.difficulty, pb::Difficulty::Easy as i32);
+}
+
+#[tokio::test]
+async fn missing_levels_are_unimplemented_not_served_by_another() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    for (difficulty, name) in [
+        (pb::Difficulty::Normal, "normal"),
+        (pb::Difficulty::Hard, "hard"),
+    ] {
+        let status = client
+            .select_play(select(lead_view(), difficulty))
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::Unimplemented);
+        assert_eq!(status.message(), format!("lexio has no {name} bot yet"));
+    }
+}

@@ -1,0 +1,54 @@
+//! No decision slot within the budget -> RESOURCE_EXHAUSTED; waiting counts against it.
+mod common;
+
+use climbot::pb;
+use common::*;
+use std::time::{Duration, Instant};
+use tonic::Code;
+
+#[tokio::test]
+async fn a_full_server_sheds_load_with_resource_exhausted() {
+    let mut config = test_config();
+    config.decision_slots = 1;
+    let server = start(config).await;
+
+    let mut busy = select(lead_view(), pb::Difficulty::Expert);
+    busy.budget_ms = Some(1_200);
+    let mut client = server.client().await;
+    let holder = tokio::spawn(async move { client.select_play(busy).await });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+
+    let mut client = server.client().await;
+    // Waiting for the slot uses up a 100 ms budget.
+    let mut waiting = select(lead_view(), pb::Difficulty::Expert);
+    waiting.budget_ms = Some(100);
+    let t0 = Instant::now();
+    let status = client.select_play(waiting).await.unwrap_err();
+    let waited = t0.elapsed();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(
+        status.message().contains("decision slots busy"),
+        "{}",
+        status.message()
+    );
+    assert!(waited >= Duration::from_millis(90), "{waited:?}");
+    assert!(waited < Duration::from_millis(600), "{waited:?}");
+
+    // Easy decisions need a slot too; a 60 ms deadline leaves a 50 ms budget.
+    let status = client
+        .select_play(with_timeout(
+            select(follow_view(), pb::Difficulty::Easy),
+            Duration::from_millis(60),
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+
+    // The holder finishes normally and the slot serves again.
+    let held = holder.await.unwrap().unwrap().into_inner();
+    assert!(held.decision.is_some());
+    client
+        .select_play(select(follow_view(), pb::Difficulty::Easy))
+        .await
+        .unwrap();
+}
