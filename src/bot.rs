@@ -44,6 +44,7 @@ impl Difficulty {
 
 /// The context one decision runs in: the request's random generator and its budget.
 pub struct DecisionContext<'a> {
+    seed: u64,
     rng: ChaCha8Rng,
     should_stop: &'a (dyn Fn() -> bool + Sync),
     fallback: bool,
@@ -57,6 +58,7 @@ impl<'a> DecisionContext<'a> {
     /// A context whose budget ends when `should_stop` returns true.
     pub fn new(seed: u64, should_stop: &'a (dyn Fn() -> bool + Sync)) -> Self {
         DecisionContext {
+            seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
             should_stop,
             fallback: false,
@@ -66,10 +68,17 @@ impl<'a> DecisionContext<'a> {
     /// A context without a budget (tests, the arena, self-play).
     pub fn unbounded(seed: u64) -> DecisionContext<'static> {
         DecisionContext {
+            seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
             should_stop: &never_stop,
             fallback: false,
         }
+    }
+
+    /// The seed the generator started from (what a remote call must send to get the
+    /// same decision).
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// True once the budget is spent: an anytime search returns what it has.
