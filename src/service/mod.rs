@@ -10,7 +10,7 @@ pub mod config;
 mod error;
 pub mod game;
 mod handler;
-mod lexio;
+pub mod lexio;
 pub mod metrics;
 mod server;
 
