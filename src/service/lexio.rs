@@ -188,34 +188,6 @@ pub fn action_to_wire(action: &Action) -> pb::LexioAction {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lexio::PlayerCount;
-    use crate::lexio::bots::easy_action;
-    use crate::lexio::referee::{Round, deal};
-
-    #[test]
-    fn views_round_trip_through_the_wire() {
-        let players = PlayerCount::Four;
-        let mut round = Round::new(players, deal(players, 21), 2, [3, -1, -1, -1, 0]);
-        for _ in 0..30 {
-            let view = round.view().unwrap();
-            let wire = view_to_wire(&view);
-            let Lexio(back) = decode(wire).unwrap_or_else(|e| panic!("{e:?}"));
-            assert_eq!(back, view);
-            let action = easy_action(players, view.hand(), view.table());
-            assert_eq!(
-                action_from_wire(&view, &action_to_wire(&action)),
-                Some(action)
-            );
-            if round.apply(action).unwrap() {
-                break;
-            }
-        }
-    }
-}
-
 impl GameAdapter for Lexio {
     fn game(&self) -> Game {
         Game::Lexio
@@ -246,6 +218,34 @@ impl GameAdapter for Lexio {
             game: Some(pb::list_legal_plays_response::Game::Lexio(
                 pb::LexioLegalPlays { actions },
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexio::PlayerCount;
+    use crate::lexio::bots::easy_action;
+    use crate::lexio::referee::{Round, deal};
+
+    #[test]
+    fn views_round_trip_through_the_wire() {
+        let players = PlayerCount::Four;
+        let mut round = Round::new(players, deal(players, 21), 2, [3, -1, -1, -1, 0]);
+        for _ in 0..30 {
+            let view = round.view().unwrap();
+            let wire = view_to_wire(&view);
+            let Lexio(back) = decode(wire).unwrap_or_else(|e| panic!("{e:?}"));
+            assert_eq!(back, view);
+            let action = easy_action(players, view.hand(), view.table());
+            assert_eq!(
+                action_from_wire(&view, &action_to_wire(&action)),
+                Some(action)
+            );
+            if round.apply(action).unwrap() {
+                break;
+            }
         }
     }
 }
