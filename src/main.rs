@@ -24,16 +24,26 @@ enum Command {
 }
 
 #[derive(Subcommand, Debug)]
-enum StatsCommand {}
+enum StatsCommand {
+    /// Daifugo: the seed's forbidden-finish rate for 4, 5 and 6 easy players.
+    Daifugo(climbot::daifugo::cli::StatsArgs),
+}
 
 #[derive(Subcommand, Debug)]
-enum SelfplayCommand {}
+enum SelfplayCommand {
+    /// Daifugo: easy self-play under the house or UECda rules.
+    Daifugo(climbot::daifugo::cli::SelfplayArgs),
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
-        Command::Stats(cmd) => match cmd {},
-        Command::Selfplay(cmd) => match cmd {},
+        Command::Stats(cmd) => match cmd {
+            StatsCommand::Daifugo(args) => climbot::daifugo::cli::stats(&args),
+        },
+        Command::Selfplay(cmd) => match cmd {
+            SelfplayCommand::Daifugo(args) => climbot::daifugo::cli::selfplay(&args),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
