@@ -198,6 +198,59 @@ pub fn for_each_play(hand: CardSet, shape: Option<(PlayKind, usize)>, mut f: imp
     }
 }
 
+/// The legal plays by brute force over every subset of `hand` and every joker
+/// declaration, validated by [`Play::new`] and filtered by [`Trick::allows`]: a slow
+/// reference for tests of [`legal_plays`]. `hand` may hold at most 12 cards.
+pub fn reference_legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet) -> Vec<Play> {
+    let cards: Vec<Card> = hand.iter().collect();
+    assert!(cards.len() <= 12, "reference generator: at most 12 cards");
+    let hand_jokers: Vec<Card> = hand.jokers().iter().collect();
+    let naturals: Vec<Card> = (0..52).filter_map(Card::from_id).collect();
+    let mut out: Vec<Play> = Vec::new();
+    let mut consider = |play: Play| {
+        if trick.allows(&play, rules) && !out.contains(&play) {
+            out.push(play);
+        }
+    };
+    for mask in 1u32..(1 << cards.len()) {
+        let subset: CardSet = (0..cards.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| cards[i])
+            .collect();
+        let used = subset.joker_count();
+        // A play using m jokers uses the hand's m lowest jokers (rules.md 3.12.1).
+        let lowest: CardSet = hand_jokers.iter().take(used).copied().collect();
+        if subset.jokers() != lowest {
+            continue;
+        }
+        for kind in [PlayKind::Single, PlayKind::Group, PlayKind::Sequence] {
+            if let Ok(play) = Play::new(kind, subset, &[]) {
+                consider(play);
+            }
+            match used {
+                1 => {
+                    for &d in &naturals {
+                        if let Ok(play) = Play::new(kind, subset, &[d]) {
+                            consider(play);
+                        }
+                    }
+                }
+                2 => {
+                    for (i, &d1) in naturals.iter().enumerate() {
+                        for &d2 in &naturals[i + 1..] {
+                            if let Ok(play) = Play::new(kind, subset, &[d1, d2]) {
+                                consider(play);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// Calls `f` with every submask of the 4-bit `mask` with exactly `m` bits.
 fn for_each_submask(mask: u8, m: usize, mut f: impl FnMut(u8)) {
     for sub in 0..16u8 {

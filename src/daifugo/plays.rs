@@ -504,7 +504,10 @@ impl fmt::Debug for Play {
             PlayKind::Group => "group",
             PlayKind::Sequence => "sequence",
         };
-        write!(f, "{kind} {:?}", self.cards.naturals())?;
+        f.write_str(kind)?;
+        for card in self.cards.naturals().iter() {
+            write!(f, " {card}")?;
+        }
         let mut index = 0;
         for joker in self.cards.jokers().iter() {
             match self.declared[index] {
