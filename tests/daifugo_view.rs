@@ -34,6 +34,9 @@ fn after_joker_pair() -> (Referee, DaifugoViewInput) {
     (referee, input)
 }
 
+/// A change to a valid input that should be rejected.
+type Mutation = Box<dyn Fn(&mut DaifugoViewInput)>;
+
 fn error_of(input: DaifugoViewInput) -> String {
     DaifugoView::new(input).unwrap_err().to_string()
 }
@@ -65,7 +68,7 @@ fn a_referee_view_round_trips_and_fingerprints_stably() {
 #[test]
 fn every_rejection_names_its_field() {
     let (_, base) = after_joker_pair();
-    let cases: Vec<(&str, Box<dyn Fn(&mut DaifugoViewInput)>)> = vec![
+    let cases: Vec<(&str, Mutation)> = vec![
         ("hand[2]: card id 60", Box::new(|i| i.hand[2] = 60)),
         (
             "hand[1]: duplicate of hand[0]",

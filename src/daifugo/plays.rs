@@ -269,14 +269,11 @@ impl Play {
 
     /// The declaration of joker `joker`, if it is in the play and declared.
     pub fn declaration_of(&self, joker: Card) -> Option<Card> {
-        let mut index = 0;
-        for card in self.cards.jokers().iter() {
-            if card == joker {
-                return self.declared[index];
-            }
-            index += 1;
-        }
-        None
+        self.cards
+            .jokers()
+            .iter()
+            .position(|card| card == joker)
+            .and_then(|index| self.declared[index])
     }
 
     /// The type of the play.
@@ -508,13 +505,11 @@ impl fmt::Debug for Play {
         for card in self.cards.naturals().iter() {
             write!(f, " {card}")?;
         }
-        let mut index = 0;
-        for joker in self.cards.jokers().iter() {
+        for (index, joker) in self.cards.jokers().iter().enumerate() {
             match self.declared[index] {
                 Some(card) => write!(f, " {joker}={card}")?,
                 None => write!(f, " {joker}")?,
             }
-            index += 1;
         }
         Ok(())
     }

@@ -703,18 +703,18 @@ impl Referee {
                 self.events.push(Event::Finished(seat));
                 if !self.legal_finish_seen {
                     self.legal_finish_seen = true;
-                    if rules.miyako_ochi && self.game >= 2 {
-                        if let Some(d) = self.seat_with(Title::Daifugo)
-                            && d != seat
-                            && !self.out[d]
-                        {
-                            self.out[d] = true;
-                            self.passed[d] = false;
-                            self.discarded = self.discarded.union(self.hands[d]);
-                            self.hands[d] = CardSet::EMPTY;
-                            self.miyako = Some(d);
-                            self.events.push(Event::MiyakoOchi(d));
-                        }
+                    if rules.miyako_ochi
+                        && self.game >= 2
+                        && let Some(d) = self.seat_with(Title::Daifugo)
+                        && d != seat
+                        && !self.out[d]
+                    {
+                        self.out[d] = true;
+                        self.passed[d] = false;
+                        self.discarded = self.discarded.union(self.hands[d]);
+                        self.hands[d] = CardSet::EMPTY;
+                        self.miyako = Some(d);
+                        self.events.push(Event::MiyakoOchi(d));
                     }
                 }
             }

@@ -586,13 +586,14 @@ impl DaifugoView {
                 Some(_) => {}
             }
         }
-        if table.is_none() && !rules.empty_table_pass {
-            if let Some(i) = seats.iter().position(|s| s.passed) {
-                return err(
-                    format!("seats[{i}].passed"),
-                    "no passes stand on an empty table under these rules",
-                );
-            }
+        if table.is_none()
+            && !rules.empty_table_pass
+            && let Some(i) = seats.iter().position(|s| s.passed)
+        {
+            return err(
+                format!("seats[{i}].passed"),
+                "no passes stand on an empty table under these rules",
+            );
         }
 
         let trick = Trick {

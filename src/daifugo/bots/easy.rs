@@ -40,10 +40,13 @@ pub fn decide(view: &DaifugoView) -> DaifugoDecision {
 }
 
 /// The easy play for `hand` on `trick`, or `None` to pass (rules.md 6.3):
-/// 1. every legal play; 2. drop forbidden finishes if anything else remains (following
-/// with only those: pass); 3. drop joker plays if a joker-free play remains; 4. lead:
-/// the weakest group (longest, fewest jokers, tie key) unless the weakest sequence has
-/// more cards; follow: the weakest beating play (fewest jokers, tie key).
+///
+/// 1. every legal play;
+/// 2. drop forbidden finishes if anything else remains (following with only those:
+///    pass);
+/// 3. drop joker plays if a joker-free play remains;
+/// 4. lead: the weakest group (longest, fewest jokers, tie key) unless the weakest
+///    sequence has more cards; follow: the weakest beating play (fewest jokers, tie key).
 ///
 /// ```
 /// use climbot::daifugo::bots::easy::choose_play;
