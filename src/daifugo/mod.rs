@@ -4,6 +4,8 @@
 //! Data flows one way: [`view::DaifugoViewInput`] (wire-shaped, unchecked) ->
 //! [`view::DaifugoView::new`] -> a [`bots::DaifugoPolicy`] -> [`bots::DaifugoDecision`].
 
+#![warn(missing_docs)]
+
 pub mod bots;
 pub mod cards;
 pub mod cli;
