@@ -161,6 +161,8 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
             "games_per_second": s.games as f64 / secs,
             "forbidden_finish_rate": total_fouls as f64 / (s.games * args.players as u64) as f64,
             "forbidden_finish_ci95": [pooled.0, pooled.1],
+            "forbidden_finish_rate_excluding_miyako_victims":
+                total_fouls as f64 / (s.games * args.players as u64 - s.miyako_games) as f64,
             "miyako_ochi_rate": s.miyako_games as f64 / s.games as f64,
             "miyako_ochi_ci95": wilson95(s.miyako_games, s.games),
             "seats": seats,
@@ -196,6 +198,12 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
         100.0 * total_fouls as f64 / (s.games * args.players as u64) as f64,
         pct(pooled)
     );
+    let exposed = s.games * args.players as u64 - s.miyako_games;
+    println!(
+        "  all seats but miyako-ochi victims: forbidden finish {:.2}% {}",
+        100.0 * total_fouls as f64 / exposed as f64,
+        pct(wilson95(total_fouls, exposed))
+    );
     println!(
         "  miyako-ochi: {:.2}% of games {}",
         100.0 * s.miyako_games as f64 / s.games as f64,
@@ -227,21 +235,28 @@ pub fn stats(args: &StatsArgs) -> Result<(), String> {
             let (lo, hi) = wilson95(fouls, trials);
             let rate = fouls as f64 / trials as f64;
             let miyako = s.miyako_games as f64 / s.games as f64;
+            // A miyako-ochi victim is removed before it can finish, so it cannot foul.
+            let exposed = trials - s.miyako_games;
+            let (elo, ehi) = wilson95(fouls, exposed);
+            let excl = fouls as f64 / exposed as f64;
             if args.json {
                 println!(
                     "{}",
                     serde_json::json!({
                         "players": players, "match_length": match_length, "games": s.games,
                         "forbidden_finish_rate": rate, "ci95": [lo, hi],
+                        "excluding_miyako_victims": excl, "excluding_ci95": [elo, ehi],
                         "miyako_ochi_rate": miyako,
                     })
                 );
             } else {
                 println!(
                     "  {players} players, matches of {match_length:>2}: {:>6.2}% {}  \
-                     miyako-ochi {:.2}% of games",
+                     without miyako-ochi victims {:.2}% {}  miyako-ochi {:.2}% of games",
                     rate * 100.0,
                     pct((lo, hi)),
+                    excl * 100.0,
+                    pct((elo, ehi)),
                     miyako * 100.0
                 );
             }
