@@ -39,6 +39,8 @@ enum StatsCommand {
     Lexio(climbot::lexio::cli::StatsArgs),
     /// The Great Dalmuti: how often an opening lead can be beaten.
     Dalmuti(climbot::dalmuti::cli::StatsArgs),
+    /// Daifugo: the seed's forbidden-finish rate for 4, 5 and 6 easy players.
+    Daifugo(climbot::daifugo::cli::StatsArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -47,6 +49,8 @@ enum SelfplayCommand {
     Lexio(climbot::lexio::cli::SelfplayArgs),
     /// The Great Dalmuti: matches between bots, every action checked.
     Dalmuti(climbot::dalmuti::cli::SelfplayArgs),
+    /// Daifugo: easy self-play under the house or UECda rules.
+    Daifugo(climbot::daifugo::cli::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -72,11 +76,13 @@ fn main() -> ExitCode {
         Command::Stats(cmd) => report(match cmd {
             StatsCommand::Lexio(args) => climbot::lexio::cli::stats(args),
             StatsCommand::Dalmuti(args) => climbot::dalmuti::cli::run_stats(&args),
+            StatsCommand::Daifugo(args) => climbot::daifugo::cli::stats(&args),
         }),
         Command::Arena(args) => report(climbot::arena::cli::arena(args)),
         Command::Selfplay(cmd) => report(match cmd {
             SelfplayCommand::Lexio(args) => climbot::lexio::cli::selfplay(args),
             SelfplayCommand::Dalmuti(args) => climbot::dalmuti::cli::run_selfplay(&args),
+            SelfplayCommand::Daifugo(args) => climbot::daifugo::cli::selfplay(&args),
         }),
     }
 }

@@ -1,1 +1,19 @@
-//! daifugo: rules engine, referee, view and bots (in progress).
+//! Daifugo (大富豪): cards, plays, legal moves, the rule toggles with the HOUSE and UECda
+//! presets, the referee, the validated seat view and the bots (rules.md section 3, 6.3).
+//!
+//! Data flows one way: [`view::DaifugoViewInput`] (wire-shaped, unchecked) ->
+//! [`view::DaifugoView::new`] -> a [`bots::DaifugoPolicy`] -> [`bots::DaifugoDecision`].
+
+#![warn(missing_docs)]
+
+pub mod bots;
+pub mod cards;
+pub mod cli;
+pub mod moves;
+pub mod plays;
+pub mod referee;
+pub mod rules;
+pub mod view;
+
+pub use bots::{DaifugoDecision, DaifugoPolicy, legal_decisions, policy};
+pub use view::{DaifugoView, DaifugoViewInput, ViewError};

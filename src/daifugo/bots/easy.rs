@@ -1,0 +1,116 @@
+//! The easy bot of rules.md 6.3, which is also the referee's timeout autoplay: one
+//! deterministic function of the view (no randomness, no memory, only the own hand, the
+//! table, the order flags and the lock).
+
+use super::DaifugoDecision;
+use super::DaifugoPolicy;
+use crate::bot::DecisionContext;
+use crate::daifugo::cards::CardSet;
+use crate::daifugo::moves::{Trick, legal_plays};
+use crate::daifugo::plays::{Play, PlayKind, TieKey};
+use crate::daifugo::referee::weakest_cards;
+use crate::daifugo::rules::RuleSet;
+use crate::daifugo::view::{DaifugoView, Phase};
+use std::cmp::Reverse;
+
+/// The easy policy (see [`decide`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EasyPolicy;
+
+impl DaifugoPolicy for EasyPolicy {
+    fn decide(&self, view: &DaifugoView, _ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
+        decide(view)
+    }
+
+    fn name(&self) -> &'static str {
+        "easy"
+    }
+}
+
+/// The easy decision for a view: the give-back of the k weakest cards, or
+/// [`choose_play`] (a pass when it finds nothing).
+pub fn decide(view: &DaifugoView) -> DaifugoDecision {
+    match view.phase() {
+        Phase::Exchange { give } => DaifugoDecision::Exchange(weakest_cards(view.hand(), give)),
+        Phase::Play => match choose_play(view.hand(), view.trick(), view.rules()) {
+            Some(play) => DaifugoDecision::Play(play),
+            None => DaifugoDecision::Pass,
+        },
+    }
+}
+
+/// The easy play for `hand` on `trick`, or `None` to pass (rules.md 6.3):
+///
+/// 1. every legal play;
+/// 2. drop forbidden finishes if anything else remains (following with only those:
+///    pass);
+/// 3. drop joker plays if a joker-free play remains;
+/// 4. lead: the weakest group (longest, fewest jokers, tie key) unless the weakest
+///    sequence has more cards; follow: the weakest beating play (fewest jokers, tie key).
+///
+/// ```
+/// use climbot::daifugo::bots::easy::choose_play;
+/// use climbot::daifugo::cards::CardSet;
+/// use climbot::daifugo::moves::Trick;
+/// use climbot::daifugo::rules::RuleSet;
+/// // The seed's example: the weakest sequence (3 cards) beats the weakest group (2).
+/// let hand = CardSet::parse("♠3 ♥3 ♦4 ♠5 ♠6 ♠7 ♣9 ♥9 ♦J ♠K ♥2 joker").unwrap();
+/// let play = choose_play(hand, &Trick::default(), &RuleSet::house()).unwrap();
+/// assert_eq!(format!("{play:?}"), "sequence ♠5 ♠6 ♠7");
+/// ```
+pub fn choose_play(hand: CardSet, trick: &Trick, rules: &RuleSet) -> Option<Play> {
+    let mut candidates = Vec::new();
+    legal_plays(hand, trick, rules, &mut candidates);
+    let leading = trick.table.is_none();
+    if rules.forbidden_finishes {
+        let forbidden = |p: &Play| p.len() == hand.len() && p.is_forbidden_finish(trick.revolution);
+        if candidates.iter().any(|p| !forbidden(p)) {
+            candidates.retain(|p| !forbidden(p));
+        } else if !leading {
+            return None;
+        }
+    }
+    if candidates.is_empty() {
+        return None;
+    }
+    if candidates.iter().any(|p| p.joker_count() == 0) {
+        candidates.retain(|p| p.joker_count() == 0);
+    }
+    let reversed = trick.reversed();
+    if leading {
+        let key = |p: &&Play| -> (u8, Reverse<usize>, usize, TieKey, TieKey) {
+            (
+                p.strength(reversed),
+                Reverse(p.len()),
+                p.joker_count(),
+                p.tie_key(reversed),
+                p.declared_key(reversed),
+            )
+        };
+        let group = candidates
+            .iter()
+            .filter(|p| p.kind() != PlayKind::Sequence)
+            .min_by_key(key);
+        let sequence = candidates
+            .iter()
+            .filter(|p| p.kind() == PlayKind::Sequence)
+            .min_by_key(key);
+        match (group, sequence) {
+            (None, s) => s.copied(),
+            (Some(g), Some(s)) if s.len() > g.len() => Some(*s),
+            (Some(g), _) => Some(*g),
+        }
+    } else {
+        candidates
+            .iter()
+            .min_by_key(|p| {
+                (
+                    p.strength(reversed),
+                    p.joker_count(),
+                    p.tie_key(reversed),
+                    p.declared_key(reversed),
+                )
+            })
+            .copied()
+    }
+}

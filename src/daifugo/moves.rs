@@ -1,0 +1,332 @@
+//! Legal play generation.
+//!
+//! Plays are generated from a hand by rank (groups) and by suit (sequences) with the
+//! jokers' declarations expanded: a joker may declare any free card of the play, even one
+//! the player holds (rules.md 3.12.1). With two jokers in hand, a play using one joker uses
+//! the lower one.
+
+use super::cards::{Card, CardSet, RANKS, Suit};
+use super::plays::{Play, PlayKind};
+use super::rules::RuleSet;
+
+/// The state of the current trick that decides which plays are legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Trick {
+    /// The top play, or `None` on an empty table.
+    pub table: Option<Play>,
+    /// The revolution flag (lasts until flipped again or the game ends).
+    pub revolution: bool,
+    /// The J-back flag (lasts until the table clears).
+    pub jack_back: bool,
+    /// The locked suit set (bit = suit), 0 when unlocked.
+    pub lock: u8,
+}
+
+impl Trick {
+    /// Whether the current order is reversed (revolution XOR J-back).
+    pub const fn reversed(&self) -> bool {
+        self.revolution ^ self.jack_back
+    }
+
+    /// Whether `play` may be put on this trick (any play leads an empty table).
+    pub fn allows(&self, play: &Play, rules: &RuleSet) -> bool {
+        match &self.table {
+            None => true,
+            Some(table) => play.beats(table, self.reversed(), self.lock, rules),
+        }
+    }
+}
+
+/// Appends every legal play of `hand` on `trick` to `out` (passing is not a play).
+///
+/// ```
+/// use climbot::daifugo::cards::CardSet;
+/// use climbot::daifugo::moves::{legal_plays, Trick};
+/// use climbot::daifugo::rules::RuleSet;
+/// let hand = CardSet::parse("♠3 ♥3 joker").unwrap();
+/// let mut out = Vec::new();
+/// legal_plays(hand, &Trick::default(), &RuleSet::house(), &mut out);
+/// // singles ♠3 ♥3 joker; pairs ♠3♥3, ♠3+joker as ♥/♦/♣3, ♥3+joker as ♠/♦/♣3;
+/// // triples ♠3♥3+joker as ♦3 or ♣3.
+/// assert_eq!(out.len(), 3 + 7 + 2);
+/// ```
+pub fn legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet, out: &mut Vec<Play>) {
+    match &trick.table {
+        None => for_each_play(hand, None, |p| out.push(p)),
+        Some(table) => {
+            if table.is_lone_joker() {
+                if rules.spade3_beats_joker && hand.contains(Card::SPADE_3) {
+                    out.push(Play::single(Card::SPADE_3));
+                }
+                return;
+            }
+            if table.is_joker_pair() {
+                return;
+            }
+            let reversed = trick.reversed();
+            for_each_play(hand, Some((table.kind(), table.len())), |p| {
+                if p.beats(table, reversed, trick.lock, rules) {
+                    out.push(p);
+                }
+            });
+        }
+    }
+}
+
+/// The number of legal plays (perft-style count).
+pub fn count_legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet) -> usize {
+    let mut out = Vec::new();
+    legal_plays(hand, trick, rules, &mut out);
+    out.len()
+}
+
+/// Calls `f` with every play that can be formed from `hand`, or only those of one
+/// (kind, length) when `shape` is given, regardless of any table.
+pub fn for_each_play(hand: CardSet, shape: Option<(PlayKind, usize)>, mut f: impl FnMut(Play)) {
+    let jokers: Vec<Card> = hand.jokers().iter().collect();
+    let want = |kind: PlayKind, len: usize| shape.is_none_or(|s| s == (kind, len));
+    // Singles.
+    if shape.is_none_or(|s| s.0 == PlayKind::Single) {
+        for card in hand.naturals().iter() {
+            f(Play::single(card));
+        }
+        if let Some(&joker) = jokers.first() {
+            f(Play::lone_joker(joker));
+        }
+    }
+    // Groups.
+    if shape.is_none_or(|s| s.0 == PlayKind::Group) {
+        for rank in 0..RANKS {
+            let held = hand.suits_of_rank(rank);
+            if held == 0 {
+                continue;
+            }
+            // Every non-empty subset of the held suits.
+            let mut subset = held;
+            while subset != 0 {
+                let k = subset.count_ones() as usize;
+                for m in 0..=jokers.len().min(4 - k) {
+                    let n = k + m;
+                    if n < 2 || !want(PlayKind::Group, n) {
+                        continue;
+                    }
+                    let free = 0xF & !subset;
+                    let mut naturals = CardSet::EMPTY;
+                    for suit in 0..4u8 {
+                        if subset & (1 << suit) != 0 {
+                            naturals.insert(Card::natural(rank, Suit::from_index(suit)));
+                        }
+                    }
+                    for_each_submask(free, m, |decl_suits| {
+                        let mut cards = naturals;
+                        let mut declared = [None, None];
+                        let mut i = 0;
+                        for suit in 0..4u8 {
+                            if decl_suits & (1 << suit) != 0 {
+                                declared[i] = Some(Card::natural(rank, Suit::from_index(suit)));
+                                cards.insert(jokers[i]);
+                                i += 1;
+                            }
+                        }
+                        f(Play::from_parts_unchecked(
+                            PlayKind::Group,
+                            cards,
+                            declared,
+                            rank,
+                            subset | decl_suits,
+                        ));
+                    });
+                }
+                subset = (subset - 1) & held;
+            }
+        }
+        if jokers.len() == 2 && want(PlayKind::Group, 2) {
+            f(Play::joker_pair());
+        }
+    }
+    // Sequences.
+    if shape.is_none_or(|s| s.0 == PlayKind::Sequence) {
+        let (min_len, max_len) = match shape {
+            Some((_, len)) => (len.max(3), len),
+            None => (3, RANKS as usize),
+        };
+        for suit in Suit::ALL {
+            let held = hand.ranks_of_suit(suit);
+            if held == 0 {
+                continue;
+            }
+            for len in min_len..=max_len.min(RANKS as usize) {
+                for low in 0..=(RANKS as usize - len) {
+                    let window: u16 = (((1u32 << len) - 1) << low) as u16;
+                    let missing = window & !held;
+                    let gaps = missing.count_ones() as usize;
+                    if gaps > jokers.len() || missing == window {
+                        continue;
+                    }
+                    // Extra jokers may stand in for held cards.
+                    for extra in 0..=(jokers.len() - gaps) {
+                        for_each_submask16(window & held, extra, |stand_in| {
+                            let joker_ranks = missing | stand_in;
+                            if joker_ranks == window {
+                                return;
+                            }
+                            let mut cards = CardSet::EMPTY;
+                            let mut declared = [None, None];
+                            let mut i = 0;
+                            for rank in low..low + len {
+                                let card = Card::natural(rank as u8, suit);
+                                if joker_ranks & (1 << rank) != 0 {
+                                    declared[i] = Some(card);
+                                    cards.insert(jokers[i]);
+                                    i += 1;
+                                } else {
+                                    cards.insert(card);
+                                }
+                            }
+                            f(Play::from_parts_unchecked(
+                                PlayKind::Sequence,
+                                cards,
+                                declared,
+                                low as u8,
+                                1 << suit as u8,
+                            ));
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The legal plays by brute force over every subset of `hand` and every joker
+/// declaration, validated by [`Play::new`] and filtered by [`Trick::allows`]: a slow
+/// reference for tests of [`legal_plays`]. `hand` may hold at most 12 cards.
+pub fn reference_legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet) -> Vec<Play> {
+    let cards: Vec<Card> = hand.iter().collect();
+    assert!(cards.len() <= 12, "reference generator: at most 12 cards");
+    let hand_jokers: Vec<Card> = hand.jokers().iter().collect();
+    let naturals: Vec<Card> = (0..52).filter_map(Card::from_id).collect();
+    let mut out: Vec<Play> = Vec::new();
+    let mut consider = |play: Play| {
+        if trick.allows(&play, rules) && !out.contains(&play) {
+            out.push(play);
+        }
+    };
+    for mask in 1u32..(1 << cards.len()) {
+        let subset: CardSet = (0..cards.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| cards[i])
+            .collect();
+        let used = subset.joker_count();
+        // A play using m jokers uses the hand's m lowest jokers (rules.md 3.12.1).
+        let lowest: CardSet = hand_jokers.iter().take(used).copied().collect();
+        if subset.jokers() != lowest {
+            continue;
+        }
+        for kind in [PlayKind::Single, PlayKind::Group, PlayKind::Sequence] {
+            if let Ok(play) = Play::new(kind, subset, &[]) {
+                consider(play);
+            }
+            match used {
+                1 => {
+                    for &d in &naturals {
+                        if let Ok(play) = Play::new(kind, subset, &[d]) {
+                            consider(play);
+                        }
+                    }
+                }
+                2 => {
+                    for (i, &d1) in naturals.iter().enumerate() {
+                        for &d2 in &naturals[i + 1..] {
+                            if let Ok(play) = Play::new(kind, subset, &[d1, d2]) {
+                                consider(play);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Calls `f` with every submask of the 4-bit `mask` with exactly `m` bits.
+fn for_each_submask(mask: u8, m: usize, mut f: impl FnMut(u8)) {
+    for sub in 0..16u8 {
+        if sub & !mask == 0 && sub.count_ones() as usize == m {
+            f(sub);
+        }
+    }
+}
+
+/// Calls `f` with every submask of `mask` with exactly `m` (0..=2) bits, ascending.
+fn for_each_submask16(mask: u16, m: usize, mut f: impl FnMut(u16)) {
+    match m {
+        0 => f(0),
+        1 => {
+            let mut rest = mask;
+            while rest != 0 {
+                let bit = rest & rest.wrapping_neg();
+                f(bit);
+                rest &= rest - 1;
+            }
+        }
+        _ => {
+            let mut a = mask;
+            while a != 0 {
+                let bit_a = a & a.wrapping_neg();
+                a &= a - 1;
+                let mut b = a;
+                while b != 0 {
+                    let bit_b = b & b.wrapping_neg();
+                    b &= b - 1;
+                    f(bit_a | bit_b);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(names: &str) -> CardSet {
+        CardSet::parse(names).unwrap()
+    }
+
+    #[test]
+    fn lead_counts_by_hand() {
+        let r = RuleSet::house();
+        let t = Trick::default();
+        // ♠3 ♠4 ♠5: 3 singles + 1 sequence.
+        assert_eq!(count_legal_plays(set("♠3 ♠4 ♠5"), &t, &r), 4);
+        // ♠3 ♠5 joker: 3 singles; pairs ♠3+j(3 suits), ♠5+j(3 suits); sequences
+        // ♠3 j ♠5, ♠3 ♠5 ... only 3-4-5 with the joker as ♠4 -> 1.
+        assert_eq!(count_legal_plays(set("♠3 ♠5 joker"), &t, &r), 3 + 6 + 1);
+        // Two jokers and ♠3: singles ♠3, joker; joker pair; pairs ♠3+j (3); triples
+        // ♠3+2j (3 suit pairs); sequences ♠3 j j (j as ♠4 ♠5).
+        assert_eq!(
+            count_legal_plays(set("♠3 joker joker2"), &t, &r),
+            2 + 1 + 3 + 3 + 1
+        );
+    }
+
+    #[test]
+    fn stand_in_jokers_are_distinct_plays() {
+        // ♠5 ♠6 ♠7 joker: sequences 5-6-7 (natural), j in place of 5, 6 or 7 (3),
+        // 4-5-6-7.. with j as ♠4 / ♠8 (lengths 4), and 3-length windows 4-5-6 (j=♠4),
+        // 6-7-8 (j=♠8).
+        let hand = set("♠5 ♠6 ♠7 joker");
+        let mut seqs = 0;
+        for_each_play(hand, None, |p| {
+            if p.kind() == PlayKind::Sequence {
+                seqs += 1;
+            }
+        });
+        // length 3: 5-6-7 plain + 3 stand-ins, 4-5-6 (j ♠4), 6-7-8 (j ♠8) = 6
+        // length 4: 4-5-6-7, 5-6-7-8 = 2
+        assert_eq!(seqs, 8);
+    }
+}
