@@ -91,3 +91,30 @@ fn dalmuti_all_same_is_zero_and_baselines_lose() {
         assert!(diff.lo > 0.0, "{weak} vs easy: {diff:?}");
     }
 }
+
+#[test]
+fn daifugo_all_same_is_zero_and_baselines_lose() {
+    use climbot::arena::DaifugoRunner;
+    use climbot::daifugo::rules::RuleSet;
+    for rules in [RuleSet::house(), RuleSet::uecda()] {
+        let runner = DaifugoRunner {
+            players: 4,
+            games: 6,
+            rules,
+        };
+        let same = run(&runner, &config(&["easy"], 6)).unwrap().diff.unwrap();
+        assert_eq!((same.mean, same.lo, same.hi), (0.0, 0.0, 0.0));
+    }
+    let runner = DaifugoRunner {
+        players: 4,
+        games: 8,
+        rules: RuleSet::house(),
+    };
+    for weak in ["singles", "random"] {
+        let diff = run(&runner, &config(&[weak, "easy"], 20))
+            .unwrap()
+            .diff
+            .unwrap();
+        assert!(diff.lo > 0.0, "{weak} vs easy: {diff:?}");
+    }
+}

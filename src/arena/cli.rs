@@ -1,6 +1,6 @@
 //! `climbot arena`: duplicate matches between bots from the command line.
 
-use super::{ArenaConfig, DalmutiRunner, GameRunner, LexioRunner, Sprt, run};
+use super::{ArenaConfig, DaifugoRunner, DalmutiRunner, GameRunner, LexioRunner, Sprt, run};
 use crate::lexio::tiles::PlayerCount;
 use clap::{Args, ValueEnum};
 
@@ -11,6 +11,17 @@ pub enum GameName {
     Lexio,
     /// The Great Dalmuti.
     Dalmuti,
+    /// Daifugo.
+    Daifugo,
+}
+
+/// Daifugo rule presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RulesName {
+    /// The house rules (rules.md 3.10, default).
+    House,
+    /// The UECda computer-tournament rules.
+    Uecda,
 }
 
 /// `climbot arena`.
@@ -36,6 +47,9 @@ pub struct ArenaArgs {
     /// default when omitted.
     #[arg(long)]
     pub rounds: Option<u32>,
+    /// Daifugo rule preset.
+    #[arg(long, value_enum, default_value = "house")]
+    pub rules: RulesName,
     /// Stop early once a sequential test on the paired difference is decided:
     /// H1 = the first bot leads by DELTA in the primary metric.
     #[arg(long, value_name = "DELTA")]
@@ -69,6 +83,19 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
             Box::new(DalmutiRunner {
                 players,
                 hands: args.rounds.unwrap_or(20),
+            })
+        }
+        GameName::Daifugo => {
+            if !(3..=7).contains(&args.players) {
+                return Err(format!("--players {}: Daifugo takes 3 to 7", args.players));
+            }
+            Box::new(DaifugoRunner {
+                players: args.players as usize,
+                games: args.rounds.unwrap_or(8),
+                rules: match args.rules {
+                    RulesName::House => crate::daifugo::rules::RuleSet::house(),
+                    RulesName::Uecda => crate::daifugo::rules::RuleSet::uecda(),
+                },
             })
         }
     };

@@ -3,6 +3,10 @@
 
 use super::{Latencies, SeatTotals, timed};
 use crate::bot::{DecisionContext, Difficulty};
+use crate::daifugo::bots::baselines as daifugo_baselines;
+use crate::daifugo::referee::play_match as daifugo_match;
+use crate::daifugo::rules::RuleSet;
+use crate::daifugo::{DaifugoDecision, DaifugoPolicy, DaifugoView, policy as daifugo_policy};
 use crate::dalmuti::bots::baselines as dalmuti_baselines;
 use crate::dalmuti::referee::play_match as dalmuti_match;
 use crate::dalmuti::{DalmutiDecision, DalmutiPolicy, DalmutiView, policy as dalmuti_policy};
@@ -105,25 +109,52 @@ pub fn dalmuti_bot(name: &str) -> Option<&'static dyn DalmutiPolicy> {
     }
 }
 
-/// Wraps a policy to time its decisions (the referee calls `decide` itself).
-struct TimedDalmuti<'a> {
-    inner: &'a dyn DalmutiPolicy,
+/// Wraps a policy to time its decisions, for referees that call `decide` themselves.
+struct Timed<P: ?Sized + 'static> {
+    inner: &'static P,
     times: Mutex<Latencies>,
 }
 
-impl DalmutiPolicy for TimedDalmuti<'_> {
+impl<P: ?Sized> Timed<P> {
+    fn new(inner: &'static P) -> Self {
+        Timed {
+            inner,
+            times: Mutex::new(Latencies::default()),
+        }
+    }
+
+    fn time<T>(&self, f: impl FnOnce(&P) -> T) -> T {
+        let start = Instant::now();
+        let out = f(self.inner);
+        let ns = start.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+        if let Ok(mut t) = self.times.lock() {
+            t.0.push(ns);
+        }
+        out
+    }
+
+    fn into_latencies(self) -> Latencies {
+        self.times.into_inner().unwrap_or_default()
+    }
+}
+
+impl DalmutiPolicy for Timed<dyn DalmutiPolicy> {
     fn name(&self) -> &'static str {
         self.inner.name()
     }
 
     fn decide(&self, view: &DalmutiView, ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
-        let start = Instant::now();
-        let d = self.inner.decide(view, ctx);
-        let ns = start.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
-        if let Ok(mut t) = self.times.lock() {
-            t.0.push(ns);
-        }
-        d
+        self.time(|p| p.decide(view, ctx))
+    }
+}
+
+impl DaifugoPolicy for Timed<dyn DaifugoPolicy> {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn decide(&self, view: &DaifugoView, ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
+        self.time(|p| p.decide(view, ctx))
     }
 }
 
@@ -166,14 +197,11 @@ impl GameRunner for DalmutiRunner {
         bots: &[String],
         latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let timed: Vec<TimedDalmuti<'_>> = bots
+        let timed: Vec<Timed<dyn DalmutiPolicy>> = bots
             .iter()
             .map(|b| {
                 dalmuti_bot(b)
-                    .map(|inner| TimedDalmuti {
-                        inner,
-                        times: Mutex::new(Latencies::default()),
-                    })
+                    .map(Timed::new)
                     .ok_or_else(|| format!("no Dalmuti bot {b:?}"))
             })
             .collect::<Result<_, _>>()?;
@@ -181,7 +209,7 @@ impl GameRunner for DalmutiRunner {
             timed.iter().map(|t| t as &dyn DalmutiPolicy).collect();
         let result = dalmuti_match(&policies, self.hands, seed).map_err(|e| e.to_string())?;
         for (slot, t) in latencies.iter_mut().zip(timed) {
-            *slot = t.times.into_inner().unwrap_or_default();
+            *slot = t.into_latencies();
         }
         Ok((0..self.players)
             .map(|p| SeatTotals {
@@ -200,6 +228,100 @@ impl GameRunner for DalmutiRunner {
                     f64::from(result.scores[p]),
                 ],
                 units: result.hands.len() as u64,
+            })
+            .collect())
+    }
+}
+
+/// A Daifugo bot by arena name: the served levels and the baselines.
+pub fn daifugo_bot(name: &str) -> Option<&'static dyn DaifugoPolicy> {
+    static SINGLES: daifugo_baselines::SinglesPolicy = daifugo_baselines::SinglesPolicy;
+    static RANDOM: daifugo_baselines::RandomPolicy = daifugo_baselines::RandomPolicy;
+    match name {
+        "singles" => Some(&SINGLES),
+        "random" => Some(&RANDOM),
+        other => Difficulty::ALL
+            .into_iter()
+            .find(|d| d.name() == other)
+            .and_then(daifugo_policy),
+    }
+}
+
+/// Daifugo matches of `games` games under a rule set; metrics per game: place (lower is
+/// better), points (P - place + 1), forbidden-finish rate and miyako-ochi rate.
+#[derive(Clone, Copy, Debug)]
+pub struct DaifugoRunner {
+    /// Players (3 to 7).
+    pub players: usize,
+    /// Games per match.
+    pub games: u32,
+    /// The rule set.
+    pub rules: RuleSet,
+}
+
+impl GameRunner for DaifugoRunner {
+    fn game(&self) -> &'static str {
+        "daifugo"
+    }
+
+    fn players(&self) -> usize {
+        self.players
+    }
+
+    fn metrics(&self) -> &'static [&'static str] {
+        &[
+            "mean_place",
+            "points_per_game",
+            "forbidden_finish_rate",
+            "miyako_ochi_rate",
+        ]
+    }
+
+    fn higher_is_better(&self) -> bool {
+        false
+    }
+
+    fn check_bot(&self, name: &str) -> Result<(), String> {
+        daifugo_bot(name)
+            .map(|_| ())
+            .ok_or_else(|| format!("--lineup: Daifugo has no bot {name:?} (easy, singles, random)"))
+    }
+
+    fn play(
+        &self,
+        seed: u64,
+        bots: &[String],
+        latencies: &mut [Latencies],
+    ) -> Result<Vec<SeatTotals>, String> {
+        let timed: Vec<Timed<dyn DaifugoPolicy>> = bots
+            .iter()
+            .map(|b| {
+                daifugo_bot(b)
+                    .map(Timed::new)
+                    .ok_or_else(|| format!("no Daifugo bot {b:?}"))
+            })
+            .collect::<Result<_, _>>()?;
+        let policies: Vec<&dyn DaifugoPolicy> =
+            timed.iter().map(|t| t as &dyn DaifugoPolicy).collect();
+        let records = daifugo_match(self.rules, &policies, self.games, seed)?;
+        for (slot, t) in latencies.iter_mut().zip(timed) {
+            *slot = t.into_latencies();
+        }
+        let p = self.players;
+        Ok((0..p)
+            .map(|seat| {
+                let mut sums = vec![0.0; 4];
+                for r in &records {
+                    let place = r.result.place_of(seat);
+                    sums[0] += place as f64;
+                    sums[1] += (p - place + 1) as f64;
+                    sums[2] += f64::from(u8::from(r.result.fouls.contains(&seat)));
+                    sums[3] += f64::from(u8::from(r.result.miyako_ochi == Some(seat)));
+                }
+                SeatTotals {
+                    sums,
+                    units: records.len() as u64,
+                }
             })
             .collect())
     }

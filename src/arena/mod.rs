@@ -10,7 +10,7 @@
 pub mod cli;
 mod games;
 
-pub use games::{DalmutiRunner, GameRunner, LexioRunner, dalmuti_bot};
+pub use games::{DaifugoRunner, DalmutiRunner, GameRunner, LexioRunner, daifugo_bot, dalmuti_bot};
 
 use crate::bot::StableHasher;
 use crate::stats::{MeanCi, mean_ci95};
