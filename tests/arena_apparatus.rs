@@ -22,7 +22,7 @@ const LEXIO5: LexioRunner = LexioRunner {
 #[test]
 fn an_all_same_lineup_differs_by_exactly_zero() {
     for players in PlayerCount::ALL {
-        let runner = LexioRunner { players, rounds: 5 };
+        let runner = LexioRunner::new(players, 5);
         let report = run(&runner, &config(&["easy"], 12)).unwrap();
         let diff = report.diff.expect("two entrants");
         assert_eq!(

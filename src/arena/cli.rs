@@ -54,6 +54,11 @@ pub struct ArenaArgs {
     /// H1 = the first bot leads by DELTA in the primary metric.
     #[arg(long, value_name = "DELTA")]
     pub sprt: Option<f64>,
+    /// Send every decision of a served level (easy, normal, hard, expert) through the
+    /// climbot server at this address, e.g. `http://127.0.0.1:50051`. With the same
+    /// seed the results equal the in-process run.
+    #[arg(long, value_name = "URL")]
+    pub via: Option<String>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -71,7 +76,14 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
             rounds: args
                 .rounds
                 .unwrap_or(crate::lexio::referee::ROUNDS_PER_MATCH),
+            remote: match &args.via {
+                Some(url) => Some(std::sync::Arc::new(super::remote::Remote::connect(url)?)),
+                None => None,
+            },
         }),
+        GameName::Dalmuti | GameName::Daifugo if args.via.is_some() => {
+            return Err("--via: only Lexio is remote-capable in the arena so far".into());
+        }
         GameName::Dalmuti => {
             use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
             let players = args.players as usize;

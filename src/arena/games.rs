@@ -1,6 +1,7 @@
 //! Each game's block runner: plays one seeded match with a bot per seat and reports
 //! per-seat metric sums.
 
+use super::remote::{Remote, RemoteLexio};
 use super::{Latencies, SeatTotals, timed};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::daifugo::bots::baselines as daifugo_baselines;
@@ -13,7 +14,7 @@ use crate::dalmuti::{DalmutiDecision, DalmutiPolicy, DalmutiView, policy as dalm
 use crate::lexio::bots::{LexioPolicy, by_name as lexio_bot};
 use crate::lexio::referee::play_match;
 use crate::lexio::tiles::PlayerCount;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// A game the arena can run.
@@ -39,12 +40,37 @@ pub trait GameRunner: Sync {
 }
 
 /// Lexio matches of `rounds` rounds; metrics per round: chips, round wins.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LexioRunner {
     /// The player count.
     pub players: PlayerCount,
     /// Rounds per match (5 by the rules).
     pub rounds: u32,
+    /// With a server, served levels decide through it.
+    pub remote: Option<Arc<Remote>>,
+}
+
+impl LexioRunner {
+    /// An in-process runner.
+    pub const fn new(players: PlayerCount, rounds: u32) -> LexioRunner {
+        LexioRunner {
+            players,
+            rounds,
+            remote: None,
+        }
+    }
+
+    fn bot<'a>(&'a self, name: &str) -> Option<Box<dyn LexioPolicy + 'a>> {
+        if let Some(remote) = &self.remote {
+            if let Some(d) = Difficulty::ALL.into_iter().find(|d| d.name() == name) {
+                return Some(Box::new(RemoteLexio {
+                    remote,
+                    difficulty: d,
+                }));
+            }
+        }
+        lexio_bot(name).map(|b| b as Box<dyn LexioPolicy + 'a>)
+    }
 }
 
 impl GameRunner for LexioRunner {
@@ -76,15 +102,18 @@ impl GameRunner for LexioRunner {
         bots: &[String],
         latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let boxed: Vec<Box<dyn LexioPolicy>> = bots
+        let boxed: Vec<Box<dyn LexioPolicy + '_>> = bots
             .iter()
-            .map(|b| lexio_bot(b).ok_or_else(|| format!("no Lexio bot {b:?}")))
+            .map(|b| self.bot(b).ok_or_else(|| format!("no Lexio bot {b:?}")))
             .collect::<Result<_, _>>()?;
         let seats: Vec<&dyn LexioPolicy> = boxed.iter().map(|b| b.as_ref()).collect();
         let result = play_match(self.players, seed, self.rounds, &seats, |seat, decide| {
             timed(&mut latencies[seat], decide)
         })
         .map_err(|e| e.to_string())?;
+        if let Some(e) = self.remote.as_ref().and_then(|r| r.error()) {
+            return Err(format!("remote decision: {e}"));
+        }
         Ok((0..self.players.count())
             .map(|s| SeatTotals {
                 sums: vec![

@@ -9,6 +9,7 @@
 
 pub mod cli;
 mod games;
+pub mod remote;
 
 pub use games::{DaifugoRunner, DalmutiRunner, GameRunner, LexioRunner, daifugo_bot, dalmuti_bot};
 

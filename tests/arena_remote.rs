@@ -1,0 +1,48 @@
+//! The arena's `--via` mode: decisions through a real server give the same results as
+//! the in-process run with the same seeds.
+
+mod common;
+
+use climbot::arena::remote::Remote;
+use climbot::arena::{ArenaConfig, LexioRunner, run};
+use climbot::lexio::PlayerCount;
+use std::sync::Arc;
+
+#[test]
+fn remote_results_equal_in_process_results() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let mut server = runtime.block_on(common::start(common::test_config()));
+    let url = format!("http://{}", server.addr);
+    let config = ArenaConfig {
+        lineup: vec!["random".into(), "easy".into()],
+        blocks: 3,
+        seed: 11,
+        sprt: None,
+    };
+    let local = run(&LexioRunner::new(PlayerCount::Four, 2), &config).unwrap();
+    let remote = Arc::new(Remote::connect(&url).unwrap());
+    let runner = LexioRunner {
+        remote: Some(remote.clone()),
+        ..LexioRunner::new(PlayerCount::Four, 2)
+    };
+    let via = run(&runner, &config).unwrap();
+    assert_eq!(remote.error(), None);
+    let means = |r: &climbot::arena::ArenaReport| {
+        r.bots
+            .iter()
+            .map(|(l, b)| {
+                (
+                    l.clone(),
+                    b.metrics
+                        .iter()
+                        .map(|(n, m)| (n.clone(), m.mean))
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(means(&local), means(&via));
+    assert_eq!(local.diff, via.diff);
+    server.begin_shutdown();
+    runtime.block_on(server.stopped()).unwrap();
+}
