@@ -6,6 +6,7 @@
 //! service translates wire messages into validated views and back.
 #![forbid(unsafe_code)]
 
+pub mod arena;
 pub mod bot;
 pub mod daifugo;
 pub mod dalmuti;

@@ -26,6 +26,8 @@ enum Command {
     /// Reproduce the design documents' statistics on random deals.
     #[command(subcommand)]
     Stats(StatsCommand),
+    /// Duplicate matches between bots, with 95% intervals over blocks.
+    Arena(climbot::arena::cli::ArenaArgs),
     /// Play many rounds between easy bots, checking every action and invariant.
     #[command(subcommand)]
     Selfplay(SelfplayCommand),
@@ -35,12 +37,16 @@ enum Command {
 enum StatsCommand {
     /// Lexio opening hands (seeds 000 and 001).
     Lexio(climbot::lexio::cli::StatsArgs),
+    /// The Great Dalmuti: how often an opening lead can be beaten.
+    Dalmuti(climbot::dalmuti::cli::StatsArgs),
 }
 
 #[derive(Subcommand, Debug)]
 enum SelfplayCommand {
     /// Lexio rounds.
     Lexio(climbot::lexio::cli::SelfplayArgs),
+    /// The Great Dalmuti: matches between bots, every action checked.
+    Dalmuti(climbot::dalmuti::cli::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,9 +71,12 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve(&args),
         Command::Stats(cmd) => report(match cmd {
             StatsCommand::Lexio(args) => climbot::lexio::cli::stats(args),
+            StatsCommand::Dalmuti(args) => climbot::dalmuti::cli::run_stats(&args),
         }),
+        Command::Arena(args) => report(climbot::arena::cli::arena(args)),
         Command::Selfplay(cmd) => report(match cmd {
             SelfplayCommand::Lexio(args) => climbot::lexio::cli::selfplay(args),
+            SelfplayCommand::Dalmuti(args) => climbot::dalmuti::cli::run_selfplay(&args),
         }),
     }
 }

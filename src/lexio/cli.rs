@@ -62,9 +62,9 @@ pub fn stats(args: StatsArgs) -> Result<(), String> {
 /// Runs `climbot selfplay lexio`; fails on the first illegal action or broken invariant.
 pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
     let players = player_count(args.players)?;
-    let bot: &dyn LexioPolicy =
+    let bot: Box<dyn LexioPolicy> =
         by_name(&args.bot).ok_or_else(|| format!("--bot {}: no such Lexio bot", args.bot))?;
-    let seats = vec![bot; players.count()];
+    let seats = vec![bot.as_ref(); players.count()];
     let start = Instant::now();
     let actions: Result<Vec<usize>, String> = (0..args.rounds)
         .into_par_iter()

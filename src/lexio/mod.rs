@@ -4,7 +4,9 @@
 pub mod bots;
 pub mod cli;
 pub mod combos;
+pub mod knowledge;
 pub mod moves;
+pub mod plan;
 pub mod referee;
 pub mod stats;
 pub mod tiles;

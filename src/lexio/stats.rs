@@ -4,6 +4,7 @@
 
 use super::combos::{Category, Key};
 use super::moves::for_each_lead;
+use super::plan::{PlanTable, greedy_plays};
 use super::referee::deal;
 use super::tiles::{PlayerCount, TileSet};
 use crate::bot::StableHasher;
@@ -88,6 +89,11 @@ pub struct LexioStats {
     pub compression: Vec<(String, Compression)>,
     /// Seed 001's table, by kind.
     pub nuts: Vec<(String, Nuts)>,
+    /// Hands where a greedy split (largest play first) needs more plays than the
+    /// minimum plan (the documents: about one hand in five).
+    pub greedy_misses: Rate,
+    /// The mean minimum number of plays of an opening hand.
+    pub mean_min_plays: f64,
 }
 
 /// The document's figures (seed 001): holders out of 20,000 deals and the safe rate.
@@ -142,6 +148,8 @@ pub fn opening_stats(players: PlayerCount, deals: u64, seed: u64) -> LexioStats 
     let mut four = 0;
     let mut sf = 0;
     let mut compression = [Compression::default(); 8];
+    let mut greedy_misses = 0;
+    let mut min_plays_total = 0u64;
     let mut holders = [0u64; 8];
     let mut safe = [0u64; 8];
     for i in 0..deals {
@@ -168,6 +176,12 @@ pub fn opening_stats(players: PlayerCount, deals: u64, seed: u64) -> LexioStats 
         }
         four += u64::from(candidates[Category::FourPlusOne.index()] > 0);
         sf += u64::from(candidates[Category::StraightFlush.index()] > 0);
+
+        let min_plays = PlanTable::new(players, hands[0])
+            .min_plays(hands[0])
+            .unwrap_or(0);
+        min_plays_total += u64::from(min_plays);
+        greedy_misses += u64::from(greedy_plays(players, hands[0]) > min_plays);
 
         let mine = best_keys(players, hands[0]);
         let others: Vec<[Option<Key>; 8]> = (1..p).map(|s| best_keys(players, hands[s])).collect();
@@ -219,6 +233,8 @@ pub fn opening_stats(players: PlayerCount, deals: u64, seed: u64) -> LexioStats 
         straight_flush: Rate::new(sf, deals),
         compression,
         nuts,
+        greedy_misses: Rate::new(greedy_misses, deals),
+        mean_min_plays: min_plays_total as f64 / deals.max(1) as f64,
     }
 }
 
@@ -256,6 +272,10 @@ impl LexioStats {
             "straight_flush": rate(&self.straight_flush),
             "compression": compression,
             "nuts": nuts,
+            "plans": {
+                "greedy_misses": rate(&self.greedy_misses),
+                "mean_min_plays": self.mean_min_plays,
+            },
         })
     }
 
@@ -300,6 +320,14 @@ impl LexioStats {
                 if n.agrees { "yes" } else { "NO" }
             );
         }
+        s += &format!(
+            "\nhand plans: minimum plays {:.2} on average; a greedy split (largest play first) \
+             needs more on {} [{}, {}] of hands (documents: about 1 in 5)\n",
+            self.mean_min_plays,
+            pct(self.greedy_misses.rate),
+            pct(self.greedy_misses.ci95.0),
+            pct(self.greedy_misses.ci95.1)
+        );
         s
     }
 }

@@ -603,3 +603,130 @@ fn check_log(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexio::combos::tile;
+    use crate::lexio::referee::deal;
+    use crate::lexio::tiles::Suit::*;
+
+    /// A consistent 3-player view at the start of a round, seat 0 to lead.
+    fn opening() -> ViewInput {
+        let hands = deal(PlayerCount::Three, 5);
+        ViewInput {
+            player_count: 3,
+            seat: 0,
+            hand: hands[0].iter().collect(),
+            seats: vec![
+                SeatCount {
+                    tile_count: 12,
+                    finished: false
+                };
+                3
+            ],
+            round: 1,
+            ..Default::default()
+        }
+    }
+
+    fn error(input: ViewInput) -> ViewError {
+        LexioView::new(input).expect_err("the view should be rejected")
+    }
+
+    #[test]
+    fn a_consistent_view_is_accepted() {
+        let view = LexioView::new(opening()).unwrap();
+        assert_eq!(view.unseen().len(), 24);
+        assert_eq!(
+            view.fingerprint(),
+            LexioView::new(opening()).unwrap().fingerprint()
+        );
+    }
+
+    #[test]
+    fn each_inconsistency_names_its_field() {
+        let mut v = opening();
+        v.player_count = 6;
+        assert_eq!(error(v).field, "player_count");
+        let mut v = opening();
+        v.seat = 3;
+        assert_eq!(error(v).field, "seat");
+        let mut v = opening();
+        v.hand.push(tile(12, Sun));
+        let e = error(v);
+        assert_eq!(e.field, "hand[12]");
+        assert!(e.reason.contains("not in the 3-player deck"), "{e}");
+        let mut v = opening();
+        let first = v.hand[0];
+        v.hand.push(first);
+        assert!(error(v).reason.contains("duplicate"));
+        let mut v = opening();
+        v.played = vec![v.hand[0]];
+        assert!(error(v).reason.contains("also in hand"));
+        let mut v = opening();
+        v.seats[1].tile_count = 11;
+        assert_eq!(error(v).field, "seats");
+        let mut v = opening();
+        v.seats[2].finished = true;
+        assert_eq!(error(v).field, "seats[2].finished");
+        let mut v = opening();
+        v.hand.clear();
+        v.seats[0].tile_count = 0;
+        assert_eq!(error(v).field, "hand");
+        let mut v = opening();
+        v.round = 0;
+        assert_eq!(error(v).field, "round");
+        let mut v = opening();
+        v.scores = vec![1, 2];
+        assert_eq!(error(v).field, "scores");
+    }
+
+    #[test]
+    fn the_table_must_be_legal_and_played() {
+        let hands = deal(PlayerCount::Three, 5);
+        let other: Vec<Tile> = hands[1].iter().collect();
+        let mut v = opening();
+        v.table = vec![other[0]];
+        assert!(error(v).reason.contains("not among the played tiles"));
+        let mut v = opening();
+        v.table = vec![other[0], other[11]];
+        v.played = v.table.clone();
+        v.seats[1].tile_count = 10;
+        let e = error(v);
+        assert_eq!(e.field, "table");
+        assert!(e.reason.contains("not a legal combination"), "{e}");
+    }
+
+    #[test]
+    fn the_log_is_replayed_against_the_view() {
+        let hands = deal(PlayerCount::Three, 5);
+        let other: Vec<Tile> = hands[2].iter().collect();
+        // Seat 2 led its weakest tile, seat 0 is to act: consistent.
+        let mut v = opening();
+        v.table = vec![other[0]];
+        v.played = vec![other[0]];
+        v.seats[2].tile_count = 11;
+        v.log = vec![LogEntry::Play {
+            seat: 2,
+            tiles: vec![other[0]],
+        }];
+        assert!(LexioView::new(v.clone()).is_ok());
+        // The same play claimed by seat 1: turn order and counts disagree.
+        let mut bad = v.clone();
+        bad.log = vec![LogEntry::Play {
+            seat: 1,
+            tiles: vec![other[0]],
+        }];
+        assert!(LexioView::new(bad).is_err());
+        // A pass on an empty table.
+        let mut bad = opening();
+        bad.log = vec![LogEntry::Pass { seat: 2 }];
+        assert_eq!(error(bad).field, "log[0]");
+        // A played tile missing from the log.
+        let mut bad = v;
+        bad.played.push(other[1]);
+        bad.seats[2].tile_count = 10;
+        assert_eq!(error(bad).field, "log");
+    }
+}

@@ -3,10 +3,12 @@
 mod baselines;
 mod easy;
 mod expert;
+mod hard;
 
 pub use baselines::{RandomBot, SinglesBot};
 pub use easy::{EasyBot, easy_action};
 pub use expert::ExpertBot;
+pub use hard::{HardBot, Scored, Weights};
 
 use super::view::{Action, LexioView};
 use crate::bot::{DecisionContext, Difficulty};
@@ -26,19 +28,46 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn LexioPolicy> {
     match difficulty {
         Difficulty::Easy => Some(&EasyBot),
         Difficulty::Expert => Some(&EXPERT),
+        // The evaluation bots are not served until they beat easy in the arena; they
+        // are reachable by name (`hard-candidate`) for tuning.
         Difficulty::Normal | Difficulty::Hard => None,
     }
 }
 
-/// A policy by arena name: the difficulty names plus the baselines `singles` and
-/// `random`.
-pub fn by_name(name: &str) -> Option<&'static dyn LexioPolicy> {
-    match name {
-        "singles" => Some(&SinglesBot),
-        "random" => Some(&RandomBot),
-        other => Difficulty::ALL
-            .into_iter()
-            .find(|d| d.name() == other)
-            .and_then(policy),
+/// A policy by arena name: the difficulty names, the baselines `singles` and
+/// `random`, and the bots in development, `hard-candidate` and `normal-candidate`,
+/// whose weights can be overridden as `hard-candidate/tempo=0/plan=2`.
+pub fn by_name(name: &str) -> Option<Box<dyn LexioPolicy>> {
+    let mut parts = name.split('/');
+    let base = parts.next()?;
+    let mut bot = match base {
+        "singles" => return Some(Box::new(SinglesBot)),
+        "random" => return Some(Box::new(RandomBot)),
+        "hard-candidate" => HardBot::hard(),
+        "normal-candidate" => HardBot::normal(),
+        other => {
+            return Difficulty::ALL
+                .into_iter()
+                .find(|d| d.name() == other)
+                .and_then(policy)
+                .map(|p| Box::new(Borrowed(p)) as Box<dyn LexioPolicy>);
+        }
+    };
+    for part in parts {
+        bot.weights = bot.weights.with_override(part).ok()?;
+    }
+    Some(Box::new(bot))
+}
+
+/// A `'static` policy behind a box.
+struct Borrowed(&'static dyn LexioPolicy);
+
+impl LexioPolicy for Borrowed {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    fn decide(&self, view: &LexioView, ctx: &mut DecisionContext<'_>) -> Action {
+        self.0.decide(view, ctx)
     }
 }

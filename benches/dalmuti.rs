@@ -1,0 +1,85 @@
+//! Dalmuti benchmarks; each asserts its answer so a faster wrong engine fails.
+
+use climbot::bot::DecisionContext;
+use climbot::dalmuti::bots::easy::Easy;
+use climbot::dalmuti::moves::{PlayList, count_legal_plays};
+use climbot::dalmuti::referee::{opening_view_input, play_single_hand};
+use climbot::dalmuti::{Cards, DalmutiDecision, DalmutiPolicy, DalmutiView, Play, Rank};
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn legal_follows(c: &mut Criterion) {
+    let table = Play::new(Rank::new(12).unwrap(), 3, 0).unwrap();
+    // Golden: the whole deck has 30 follows to 12x3 (tests/golden/dalmuti_perft.txt).
+    assert_eq!(count_legal_plays(Cards::FULL_DECK, Some(table)), 30);
+    let mut list = PlayList::new();
+    c.bench_function("dalmuti/legal_follows_deck_on_12x3", |b| {
+        b.iter(|| {
+            list.fill(black_box(Cards::FULL_DECK), black_box(Some(table)));
+            assert_eq!(list.len(), 30);
+            list.len()
+        })
+    });
+    let hand = Cards::EMPTY
+        .with(Rank::new(2).unwrap(), 1)
+        .with(Rank::new(5).unwrap(), 3)
+        .with(Rank::new(8).unwrap(), 2)
+        .with(Rank::new(11).unwrap(), 4)
+        .with(Rank::JESTER, 1);
+    let pair = Play::new(Rank::new(9).unwrap(), 2, 0).unwrap();
+    // 2+J, 55, 5+J, 88, 8+J = 5.
+    assert_eq!(count_legal_plays(hand, Some(pair)), 5);
+    c.bench_function("dalmuti/legal_follows_hand_on_9x2", |b| {
+        b.iter(|| count_legal_plays(black_box(hand), black_box(Some(pair))))
+    });
+}
+
+fn easy_decision(c: &mut Criterion) {
+    let input = opening_view_input(6, 1);
+    let view = DalmutiView::new(input.clone()).unwrap();
+    let hand = view.hand();
+    let worst = hand.worst_numbered().unwrap();
+    let expected = DalmutiDecision::Play(Play::new(worst, hand.count(worst), 0).unwrap());
+    c.bench_function("dalmuti/view_new_opening_6p", |b| {
+        b.iter(|| DalmutiView::new(black_box(input.clone())).unwrap())
+    });
+    c.bench_function("dalmuti/easy_decide_opening_6p", |b| {
+        b.iter(|| {
+            let d = Easy.decide(black_box(&view), &mut DecisionContext::unbounded(0));
+            assert_eq!(d, expected);
+            d
+        })
+    });
+}
+
+fn whole_hand(c: &mut Criterion) {
+    let easy: &dyn DalmutiPolicy = &Easy;
+    let policies = [easy; 5];
+    let first = play_single_hand(&policies, 2, 42).unwrap();
+    assert_eq!(first.points.iter().sum::<u32>(), 15);
+    assert_eq!(
+        first.actions, PINNED_ACTIONS,
+        "hand 2, seed 42, five easy bots"
+    );
+    assert_eq!(first.finishing_order, PINNED_ORDER);
+    c.bench_function("dalmuti/easy_hand_5p_validated", |b| {
+        b.iter(|| {
+            let r = play_single_hand(black_box(&policies), 2, black_box(42)).unwrap();
+            assert_eq!(
+                (r.actions, r.finishing_order.as_slice()),
+                (PINNED_ACTIONS, &PINNED_ORDER[..])
+            );
+            r
+        })
+    });
+}
+
+/// Decisions in hand 2 of seed 42 with five easy bots (pinned from the engine; the
+/// self-play and golden tests check its correctness).
+const PINNED_ACTIONS: u64 = 107;
+
+/// The finishing order (players) of that hand.
+const PINNED_ORDER: [usize; 5] = [4, 3, 0, 1, 2];
+
+criterion_group!(benches, legal_follows, easy_decision, whole_hand);
+criterion_main!(benches);

@@ -1,0 +1,93 @@
+//! The arena apparatus is checked before any bot is: an all-same lineup differs by
+//! exactly zero, weak baselines lose to easy with intervals excluding zero, and results
+//! do not depend on the thread count.
+
+use climbot::arena::{ArenaConfig, LexioRunner, run};
+use climbot::lexio::PlayerCount;
+
+fn config(lineup: &[&str], blocks: u64) -> ArenaConfig {
+    ArenaConfig {
+        lineup: lineup.iter().map(|s| s.to_string()).collect(),
+        blocks,
+        seed: 7,
+        sprt: None,
+    }
+}
+
+const LEXIO5: LexioRunner = LexioRunner {
+    players: PlayerCount::Five,
+    rounds: 5,
+};
+
+#[test]
+fn an_all_same_lineup_differs_by_exactly_zero() {
+    for players in PlayerCount::ALL {
+        let runner = LexioRunner { players, rounds: 5 };
+        let report = run(&runner, &config(&["easy"], 12)).unwrap();
+        let diff = report.diff.expect("two entrants");
+        assert_eq!(
+            (diff.mean, diff.lo, diff.hi),
+            (0.0, 0.0, 0.0),
+            "{players:?}"
+        );
+    }
+}
+
+#[test]
+fn baselines_lose_to_easy_in_lexio() {
+    for weak in ["singles", "random"] {
+        let report = run(&LEXIO5, &config(&[weak, "easy"], 30)).unwrap();
+        let diff = report.diff.unwrap();
+        assert!(diff.hi < 0.0, "{weak} vs easy: {diff:?}");
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let three = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let cfg = config(&["random", "easy"], 9);
+    let a = one.install(|| run(&LEXIO5, &cfg)).unwrap();
+    let b = three.install(|| run(&LEXIO5, &cfg)).unwrap();
+    let strip = |r: &climbot::arena::ArenaReport| {
+        r.bots
+            .iter()
+            .map(|(l, b)| {
+                (
+                    l.clone(),
+                    b.metrics
+                        .iter()
+                        .map(|(n, m)| (n.clone(), m.mean, m.lo, m.hi))
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&a), strip(&b));
+    assert_eq!(a.diff, b.diff);
+}
+
+#[test]
+fn dalmuti_all_same_is_zero_and_baselines_lose() {
+    use climbot::arena::DalmutiRunner;
+    let runner = DalmutiRunner {
+        players: 5,
+        hands: 10,
+    };
+    let same = run(&runner, &config(&["easy"], 6)).unwrap().diff.unwrap();
+    assert_eq!((same.mean, same.lo, same.hi), (0.0, 0.0, 0.0));
+    for weak in ["singles", "random"] {
+        let diff = run(&runner, &config(&[weak, "easy"], 8))
+            .unwrap()
+            .diff
+            .unwrap();
+        // Places: lower is better, so the weak bot's difference is above zero.
+        assert!(diff.lo > 0.0, "{weak} vs easy: {diff:?}");
+    }
+}

@@ -1,0 +1,155 @@
+//! Property tests of the Lexio engine: generated plays are exactly the legal ones,
+//! the easy answer is always one of them, and refereed views are always valid.
+
+use climbot::bot::{DecisionContext, shuffle};
+use climbot::lexio::bots::{EasyBot, LexioPolicy, easy_action};
+use climbot::lexio::moves::{for_each_follow, for_each_lead};
+use climbot::lexio::referee::{Round, deal};
+use climbot::lexio::{Action, Combo, PlayerCount, Tile, TileSet, classify};
+use proptest::prelude::*;
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+use std::collections::BTreeSet;
+
+fn players() -> impl Strategy<Value = PlayerCount> {
+    prop_oneof![
+        Just(PlayerCount::Three),
+        Just(PlayerCount::Four),
+        Just(PlayerCount::Five)
+    ]
+}
+
+/// A hand of `1..=13` tiles from the deck and a table: `None`, or a legal play of
+/// tiles outside the hand.
+fn position() -> impl Strategy<Value = (PlayerCount, TileSet, Option<Combo>)> {
+    (
+        players(),
+        any::<u64>(),
+        1usize..=13,
+        any::<u64>(),
+        0usize..5,
+    )
+        .prop_map(|(players, bits, size, table_bits, table_size)| {
+            let mut deck: Vec<Tile> = players.deck().iter().collect();
+            shuffle(&mut ChaCha8Rng::seed_from_u64(bits), &mut deck);
+            let hand: TileSet = deck[..size].iter().copied().collect();
+            let rest = players.deck().difference(hand);
+            let mut table = None;
+            if table_size > 0 {
+                let mut plays = Vec::new();
+                for_each_lead(players, rest, &mut |c| plays.push(c));
+                let sized: Vec<Combo> = plays
+                    .iter()
+                    .copied()
+                    .filter(|c| c.len() == [1, 2, 3, 5][table_size - 1])
+                    .collect();
+                if !sized.is_empty() {
+                    table = Some(sized[(table_bits % sized.len() as u64) as usize]);
+                }
+            }
+            (players, hand, table)
+        })
+}
+
+fn brute_force(players: PlayerCount, hand: TileSet, table: Option<Combo>) -> BTreeSet<u64> {
+    let tiles: Vec<Tile> = hand.iter().collect();
+    let mut out = BTreeSet::new();
+    for mask in 1u32..(1 << tiles.len()) {
+        if !matches!(mask.count_ones(), 1 | 2 | 3 | 5) {
+            continue;
+        }
+        let set: TileSet = (0..tiles.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| tiles[i])
+            .collect();
+        if let Some(c) = classify(players, set)
+            && table.is_none_or(|t| c.beats(t))
+        {
+            out.insert(set.bits());
+        }
+    }
+    out
+}
+
+fn generated(players: PlayerCount, hand: TileSet, table: Option<Combo>) -> Vec<Combo> {
+    let mut out = Vec::new();
+    match table {
+        None => for_each_lead(players, hand, &mut |c| out.push(c)),
+        Some(t) => for_each_follow(players, hand, t, &mut |c| out.push(c)),
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn generated_plays_are_exactly_the_legal_ones((players, hand, table) in position()) {
+        let plays = generated(players, hand, table);
+        for c in &plays {
+            prop_assert!(hand.is_superset(c.tiles()));
+            prop_assert_eq!(classify(players, c.tiles()), Some(*c));
+            if let Some(t) = table {
+                prop_assert!(c.beats(t));
+            }
+        }
+        let as_set: BTreeSet<u64> = plays.iter().map(|c| c.tiles().bits()).collect();
+        prop_assert_eq!(as_set.len(), plays.len(), "a play was generated twice");
+        prop_assert_eq!(as_set, brute_force(players, hand, table));
+    }
+
+    #[test]
+    fn the_easy_answer_is_always_a_generated_play((players, hand, table) in position()) {
+        let plays = generated(players, hand, table);
+        match easy_action(players, hand, table) {
+            Action::Pass => prop_assert!(table.is_some() && plays.is_empty(), "passed with a legal follow"),
+            Action::Play(c) => {
+                prop_assert!(plays.contains(&c));
+                if table.is_none() {
+                    prop_assert!(c.tiles().contains(hand.lowest().unwrap()), "a lead must hold the weakest tile");
+                    let longest = plays.iter().filter(|p| p.tiles().contains(hand.lowest().unwrap())).map(|p| p.len()).max();
+                    prop_assert_eq!(Some(c.len()), longest);
+                } else {
+                    let cheapest = plays.iter().map(|p| p.key()).min();
+                    prop_assert_eq!(Some(c.key()), cheapest);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn refereed_views_are_valid_and_easy_plays_stay_legal(seed in any::<u64>(), players in players(), steps in 0usize..80) {
+        let mut round = Round::new(players, deal(players, seed), 1, [0; 5]);
+        for _ in 0..steps {
+            let view = round.view().expect("refereed views are valid");
+            prop_assert_eq!(view.unseen().len(), (0..players.count()).filter(|&s| s != view.seat()).map(|s| view.tile_count(s)).sum::<usize>());
+            let action = EasyBot.decide(&view, &mut DecisionContext::unbounded(seed));
+            prop_assert!(view.is_legal(action));
+            prop_assert!(view.legal_actions().contains(&action));
+            if round.apply(action).expect("legal") {
+                break;
+            }
+            round.check_accounting().expect("accounting");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Plays that can meet in one trick are made of different tiles, and then their
+    /// keys always differ: the rules need no tie-break (seed 000 section 4).
+    #[test]
+    fn plays_from_disjoint_tiles_never_tie(seed in any::<u64>(), players in players()) {
+        let hands = deal(players, seed);
+        let mut keys: std::collections::BTreeMap<(usize, u32), TileSet> = Default::default();
+        for_each_lead(players, hands[0], &mut |c| { keys.insert((c.len(), c.key().0), c.tiles()); });
+        let mut clash = None;
+        for_each_lead(players, hands[1], &mut |c| {
+            if let Some(&other) = keys.get(&(c.len(), c.key().0)) {
+                clash = Some((other, c.tiles()));
+            }
+        });
+        prop_assert!(clash.is_none(), "equal keys from disjoint tiles: {:?}", clash);
+    }
+}
