@@ -34,13 +34,17 @@ async fn a_deadline_within_the_margin_is_refused_at_once() {
 
 #[tokio::test]
 async fn tiny_timeouts_are_answered_on_time_or_refused() {
-    let server = start(test_config()).await;
+    // A 25 ms safety margin: this test shares 2 CPUs with the other tests (and, in CI,
+    // with builds); the margin is what absorbs scheduling delays.
+    let mut config = test_config();
+    config.deadline_margin = Duration::from_millis(25);
+    let server = start(config).await;
     let mut client = server.client().await;
     client
         .select_play(select(lead_view(), pb::Difficulty::Easy))
         .await
         .unwrap();
-    for ms in [11u64, 12, 15, 20, 30, 60, 120] {
+    for ms in [11u64, 20, 26, 30, 40, 60, 120] {
         let timeout = Duration::from_millis(ms);
         let t0 = Instant::now();
         let result = client

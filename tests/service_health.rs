@@ -55,6 +55,7 @@ async fn serving_then_not_serving_while_draining() {
     let in_flight = tokio::spawn(async move { client.select_play(long).await });
     tokio::time::sleep(Duration::from_millis(100)).await;
 
+    assert!(!in_flight.is_finished(), "the call should still be running");
     server.begin_shutdown();
     assert_eq!(
         watch.message().await.unwrap().unwrap().status,

@@ -18,6 +18,10 @@ async fn a_full_server_sheds_load_with_resource_exhausted() {
     let holder = tokio::spawn(async move { client.select_play(busy).await });
     tokio::time::sleep(Duration::from_millis(150)).await;
 
+    assert!(
+        !holder.is_finished(),
+        "the long search should still hold the slot"
+    );
     let mut client = server.client().await;
     // Waiting for the slot uses up a 100 ms budget.
     let mut waiting = select(lead_view(), pb::Difficulty::Expert);
@@ -33,6 +37,10 @@ async fn a_full_server_sheds_load_with_resource_exhausted() {
     );
     assert!(waited >= Duration::from_millis(90), "{waited:?}");
     assert!(waited < Duration::from_millis(600), "{waited:?}");
+    assert!(
+        !holder.is_finished(),
+        "the slot was busy for the whole wait"
+    );
 
     // Easy decisions need a slot too; a 60 ms deadline leaves a 50 ms budget.
     let status = client

@@ -71,6 +71,7 @@ async fn sigterm_lets_the_in_flight_call_finish_then_exits_0() {
     let call = tokio::spawn(async move { client.select_play(long).await });
     tokio::time::sleep(Duration::from_millis(300)).await;
 
+    assert!(!call.is_finished(), "the call should still be running");
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()

@@ -16,6 +16,7 @@ addr="127.0.0.1:${PY_EXAMPLE_PORT:-50151}"
 server=$!
 trap 'kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do
+    kill -0 "$server" 2>/dev/null || { echo "climbot did not start" >&2; exit 1; }
     (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null && break
     sleep 0.1
 done

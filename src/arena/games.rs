@@ -61,8 +61,10 @@ impl LexioRunner {
     }
 
     fn bot<'a>(&'a self, name: &str) -> Option<Box<dyn LexioPolicy + 'a>> {
-        if let Some(remote) = &self.remote {
-            if let Some(d) = Difficulty::ALL.into_iter().find(|d| d.name() == name) {
+        if let Some(remote) = &self.remote
+            && let Some(d) = Difficulty::ALL.into_iter().find(|d| d.name() == name)
+        {
+            {
                 return Some(Box::new(RemoteLexio {
                     remote,
                     difficulty: d,

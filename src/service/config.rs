@@ -47,7 +47,7 @@ pub struct ServeArgs {
     #[arg(long, env = "CLIMBOT_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
     /// Log filter (tracing `EnvFilter` syntax), e.g. `info` or `climbot=debug`.
-    #[arg(long, env = "CLIMBOT_LOG", default_value = "info")]
+    #[arg(long = "log", env = "CLIMBOT_LOG", default_value = "info")]
     pub log_filter: String,
 }
 
