@@ -14,10 +14,7 @@ fn config(lineup: &[&str], blocks: u64) -> ArenaConfig {
     }
 }
 
-const LEXIO5: LexioRunner = LexioRunner {
-    players: PlayerCount::Five,
-    rounds: 5,
-};
+const LEXIO5: LexioRunner = LexioRunner::new(PlayerCount::Five, 5);
 
 #[test]
 fn an_all_same_lineup_differs_by_exactly_zero() {

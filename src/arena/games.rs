@@ -64,12 +64,10 @@ impl LexioRunner {
         if let Some(remote) = &self.remote
             && let Some(d) = Difficulty::ALL.into_iter().find(|d| d.name() == name)
         {
-            {
-                return Some(Box::new(RemoteLexio {
-                    remote,
-                    difficulty: d,
-                }));
-            }
+            return Some(Box::new(RemoteLexio {
+                remote,
+                difficulty: d,
+            }));
         }
         lexio_bot(name).map(|b| b as Box<dyn LexioPolicy + 'a>)
     }
