@@ -115,3 +115,32 @@ fn daifugo_all_same_is_zero_and_baselines_lose() {
         assert!(diff.lo > 0.0, "{weak} vs easy: {diff:?}");
     }
 }
+
+#[test]
+fn the_sequential_test_stops_once_the_answer_is_clear() {
+    use climbot::arena::Sprt;
+    let sprt = Sprt {
+        delta: -5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    let mut cfg = config(&["random", "easy"], 400);
+    cfg.sprt = Some(sprt);
+    let report = run(&LEXIO5, &cfg).unwrap();
+    let outcome = report.sprt.expect("a verdict");
+    assert_eq!(outcome.verdict, "H1", "{outcome:?}");
+    assert!(
+        report.blocks < 400,
+        "stopped early: {} blocks",
+        report.blocks
+    );
+    // The apparatus itself: an all-same lineup accepts "no difference".
+    let mut same = config(&["easy"], 400);
+    same.sprt = Some(Sprt {
+        delta: 1.0,
+        alpha: 0.05,
+        beta: 0.05,
+    });
+    let report = run(&LEXIO5, &same).unwrap();
+    assert_eq!(report.sprt.unwrap().verdict, "H0");
+}
