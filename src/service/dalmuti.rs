@@ -347,7 +347,6 @@ impl GameAdapter for Dalmuti {
 mod tests {
     use super::*;
     use crate::dalmuti::bots::easy::easy_decision;
-    use crate::dalmuti::cards::Cards;
     use crate::dalmuti::referee::{HandState, deal};
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
