@@ -59,7 +59,10 @@ fn phase_views() -> Vec<(&'static str, DalmutiView)> {
 
     let mut play = deal_where(1, no_revolution);
     let lead = advance(&mut play, |_| true);
-    assert_eq!((lead.phase(), lead.table(), lead.seat()), (Phase::Play, None, 0));
+    assert_eq!(
+        (lead.phase(), lead.table(), lead.seat()),
+        (Phase::Play, None, 0)
+    );
     out.push(("play lead", lead));
     let follow = advance(&mut play, |v| {
         v.table().is_some() && matches!(easy(v), DalmutiDecision::Play(_))
@@ -137,7 +140,10 @@ async fn every_phase_is_served_by_both_rpcs() {
                 .unwrap_or_else(|e| panic!("{name}: {e:?}"))
                 .into_inner(),
         );
-        let expected: Vec<_> = legal_decisions(&view).iter().map(decision_to_wire).collect();
+        let expected: Vec<_> = legal_decisions(&view)
+            .iter()
+            .map(decision_to_wire)
+            .collect();
         assert!(!legal.is_empty(), "{name}: no legal decision");
         assert_eq!(legal, expected, "{name}: legal list");
         let has_pass = legal
@@ -158,7 +164,11 @@ async fn every_phase_is_served_by_both_rpcs() {
         assert!(!response.fallback, "{name}");
         let answer = decision_of(&response);
         let want = easy(&view);
-        assert_eq!(answer, decision_to_wire(&want), "{name}: not the easy decision");
+        assert_eq!(
+            answer,
+            decision_to_wire(&want),
+            "{name}: not the easy decision"
+        );
         assert_eq!(decision_from_wire(&view, &answer), Some(want), "{name}");
         assert!(legal.contains(&answer), "{name}: {answer:?} is not listed");
         if let Some(pb::dalmuti_decision::Decision::Play(p)) = &answer.decision {

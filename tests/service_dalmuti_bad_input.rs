@@ -4,10 +4,10 @@
 //! no case passes by accident.
 mod common;
 
+use climbot::dalmuti::DalmutiView;
 use climbot::dalmuti::bots::easy::easy_decision;
 use climbot::dalmuti::cards::Cards;
 use climbot::dalmuti::referee::{HandState, deal};
-use climbot::dalmuti::DalmutiView;
 use climbot::dalmuti::turn::Action;
 use climbot::pb;
 use climbot::service::dalmuti::view_to_wire;
@@ -53,11 +53,7 @@ fn lead() -> pb::DalmutiView {
 /// Hand 1 in progress: a table to beat, a log with plays and passes.
 fn follow() -> pb::DalmutiView {
     advance(&mut deal_where(1, no_revolution), |v| {
-        let passes = v
-            .log()
-            .iter()
-            .filter(|e| e.action == Action::Pass)
-            .count();
+        let passes = v.log().iter().filter(|e| e.action == Action::Pass).count();
         v.table().is_some() && passes >= 1 && v.log().len() >= 4
     })
 }
@@ -136,9 +132,13 @@ fn catalogue() -> Vec<Bad> {
         bad("unspecified phase", lead, "phase", "unspecified", |v| {
             v.phase = 0
         }),
-        bad("unknown title", lead, "seats[2].title", "unknown title 42", |v| {
-            v.seats[2].title = 42
-        }),
+        bad(
+            "unknown title",
+            lead,
+            "seats[2].title",
+            "unknown title 42",
+            |v| v.seats[2].title = 42,
+        ),
         bad(
             "unspecified title",
             follow,
@@ -188,9 +188,13 @@ fn catalogue() -> Vec<Bad> {
             },
         ),
         // Seats and counts.
-        bad("seat out of range", lead, "seat", "seat 7 with only 5 seats", |v| {
-            v.seat = 7
-        }),
+        bad(
+            "seat out of range",
+            lead,
+            "seat",
+            "seat 7 with only 5 seats",
+            |v| v.seat = 7,
+        ),
         bad("three seats", lead, "seats", "3 seats", |v| {
             v.seats.truncate(3)
         }),
@@ -253,9 +257,13 @@ fn catalogue() -> Vec<Bad> {
             "more than 5 possible by hand 1",
             |v| v.seats[0].score = 6,
         ),
-        bad("hand number 0", lead, "hand_number", "numbered from 1", |v| {
-            v.hand_number = 0
-        }),
+        bad(
+            "hand number 0",
+            lead,
+            "hand_number",
+            "numbered from 1",
+            |v| v.hand_number = 0,
+        ),
         // Impossible sets.
         bad(
             "table of Jesters with naturals",
@@ -435,28 +443,48 @@ fn catalogue() -> Vec<Bad> {
             revolution,
             "revolution",
             "already declared",
-            |v| v.revolution = Some(pb::DalmutiRevolution { seat: 2, greater: false }),
+            |v| {
+                v.revolution = Some(pb::DalmutiRevolution {
+                    seat: 2,
+                    greater: false,
+                })
+            },
         ),
         bad(
             "another seat declared while this one holds the Jesters",
             revolution,
             "hand.counts[12]",
             "seat 1 declared with both Jesters, yet this hand holds 2",
-            |v| v.revolution = Some(pb::DalmutiRevolution { seat: 1, greater: false }),
+            |v| {
+                v.revolution = Some(pb::DalmutiRevolution {
+                    seat: 1,
+                    greater: false,
+                })
+            },
         ),
         bad(
             "a Greater Revolution not seated at 0",
             follow,
             "revolution",
             "the GD, seat 0",
-            |v| v.revolution = Some(pb::DalmutiRevolution { seat: 3, greater: true }),
+            |v| {
+                v.revolution = Some(pb::DalmutiRevolution {
+                    seat: 3,
+                    greater: true,
+                })
+            },
         ),
         bad(
             "a revolution seat out of range",
             follow,
             "revolution.seat",
             "seat 5 with only 5 seats",
-            |v| v.revolution = Some(pb::DalmutiRevolution { seat: 5, greater: false }),
+            |v| {
+                v.revolution = Some(pb::DalmutiRevolution {
+                    seat: 5,
+                    greater: false,
+                })
+            },
         ),
     ]
 }

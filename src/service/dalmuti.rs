@@ -400,7 +400,10 @@ mod tests {
                 hands[s] = hands[s].difference(j).union(swap);
                 hands[other] = hands[other].difference(swap).union(j);
             }
-            check_hand(&mut HandState::new(&hands, &seating, &scores, 2, 5), &mut phases);
+            check_hand(
+                &mut HandState::new(&hands, &seating, &scores, 2, 5),
+                &mut phases,
+            );
             // Both Jesters with the Greater Peon: the easy bot declares a Greater
             // Revolution in hand 1, so the play phase runs mirrored.
             let gp = players - 1;
@@ -419,7 +422,10 @@ mod tests {
                 hands[gp] = hands[gp].difference(swap).union(j);
             }
             assert_eq!(hands[gp].jesters(), 2);
-            check_hand(&mut HandState::new(&hands, &seating, &scores, 1, 19), &mut phases);
+            check_hand(
+                &mut HandState::new(&hands, &seating, &scores, 1, 19),
+                &mut phases,
+            );
         }
         for phase in ["lead", "follow", "tax", "revolution", "after revolution"] {
             assert!(phases.contains(phase), "no {phase} view was checked");
