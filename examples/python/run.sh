@@ -12,7 +12,7 @@ python3 -m grpc_tools.protoc -I "$root/proto" --python_out="$gen" --grpc_python_
 bin="${CLIMBOT_BIN:-$root/target/debug/climbot}"
 [ -x "$bin" ] || (cd "$root" && cargo build --quiet --bin climbot)
 addr="127.0.0.1:${PY_EXAMPLE_PORT:-50151}"
-"$bin" serve --grpc-addr "$addr" --metrics-addr 127.0.0.1:0 --log-filter "warn" &
+"$bin" serve --grpc-addr "$addr" --metrics-addr 127.0.0.1:0 --log "warn" &
 server=$!
 trap 'kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do
