@@ -1,14 +1,15 @@
-"""A game backend in Python calling climbot: ListLegalPlays, then SelectPlay.
+"""A game backend in Python calling climbot: ListLegalPlays, then SelectPlay, for Lexio
+and for The Great Dalmuti.
 
 Stubs are generated from proto/ with grpcio-tools (see run.sh):
     python -m grpc_tools.protoc -I proto --python_out=gen --grpc_python_out=gen \
-        climbot/v1/bot.proto climbot/v1/lexio.proto
+        climbot/v1/bot.proto climbot/v1/lexio.proto climbot/v1/dalmuti.proto
 """
 
 import sys
 
 import grpc
-from climbot.v1 import bot_pb2, bot_pb2_grpc, lexio_pb2
+from climbot.v1 import bot_pb2, bot_pb2_grpc, dalmuti_pb2, lexio_pb2
 
 CLOUD, STAR, MOON, SUN = (lexio_pb2.SUIT_CLOUD, lexio_pb2.SUIT_STAR,
                           lexio_pb2.SUIT_MOON, lexio_pb2.SUIT_SUN)
@@ -45,6 +46,44 @@ def show(action):
     return f"{kind[len('LEXIO_COMBINATION_'):].lower()} [{tiles}]"
 
 
+def dalmuti_view():
+    """Five players, first hand: the Greater Dalmuti (seat 0) leads with 16 cards."""
+    # One count per rank 1..12, then Jesters: 1x1, 2x2, 3x3, 4x4, 5x5, 6x1.
+    hand = [1, 2, 3, 4, 5, 1, 0, 0, 0, 0, 0, 0, 0]
+    titles = [dalmuti_pb2.DALMUTI_TITLE_GREATER_DALMUTI,
+              dalmuti_pb2.DALMUTI_TITLE_LESSER_DALMUTI,
+              dalmuti_pb2.DALMUTI_TITLE_MERCHANT,
+              dalmuti_pb2.DALMUTI_TITLE_LESSER_PEON,
+              dalmuti_pb2.DALMUTI_TITLE_GREATER_PEON]
+    return dalmuti_pb2.DalmutiView(
+        seat=0,
+        phase=dalmuti_pb2.DALMUTI_PHASE_PLAY,
+        hand=dalmuti_pb2.DalmutiCards(counts=hand),
+        seats=[dalmuti_pb2.DalmutiSeat(card_count=16, title=t) for t in titles],
+        hand_number=1,
+        hands_left=19,
+    )
+
+
+def show_dalmuti(decision):
+    kind = decision.WhichOneof("decision")
+    if kind == "play":
+        p = decision.play
+        return f"play {p.naturals} of rank {p.rank} + {p.jesters} Jesters"
+    return kind
+
+
+def dalmuti(stub):
+    view = bot_pb2.GameView(dalmuti=dalmuti_view())
+    legal = stub.ListLegalPlays(bot_pb2.ListLegalPlaysRequest(view=view), timeout=2.0)
+    response = stub.SelectPlay(
+        bot_pb2.SelectPlayRequest(view=view, difficulty=bot_pb2.DIFFICULTY_EASY),
+        timeout=2.0)
+    print(f"dalmuti: {len(legal.dalmuti.decisions)} legal leads; "
+          f"bot: {show_dalmuti(response.decision.dalmuti)} (seed {response.seed})")
+    assert response.decision.dalmuti in legal.dalmuti.decisions
+
+
 def main(address):
     with grpc.insecure_channel(address) as channel:
         stub = bot_pb2_grpc.BotServiceStub(channel)
@@ -72,6 +111,8 @@ def main(address):
         except grpc.RpcError as e:
             assert e.code() == grpc.StatusCode.INVALID_ARGUMENT, e
             print(f"bad view refused: {e.code().name}: {e.details()}")
+
+        dalmuti(stub)
 
 
 if __name__ == "__main__":

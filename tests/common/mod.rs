@@ -217,12 +217,13 @@ pub fn with_timeout<T>(message: T, timeout: Duration) -> tonic::Request<T> {
     request
 }
 
-/// The tiles of a Lexio decision (empty for a pass).
+/// The tiles of a Lexio decision (empty for a pass; `None` for another game).
 pub fn played_tiles(decision: &pb::Decision) -> Option<Vec<pb::Tile>> {
     match decision.game.as_ref()? {
         pb::decision::Game::Lexio(action) => match action.action.as_ref()? {
             pb::lexio_action::Action::Pass(_) => Some(vec![]),
             pb::lexio_action::Action::Play(play) => Some(play.tiles.clone()),
         },
+        _ => None,
     }
 }
