@@ -76,6 +76,7 @@ fn dalmuti_all_same_is_zero_and_baselines_lose() {
     let runner = DalmutiRunner {
         players: 5,
         hands: 10,
+        remote: None,
     };
     let same = run(&runner, &config(&["easy"], 6)).unwrap().diff.unwrap();
     assert_eq!((same.mean, same.lo, same.hi), (0.0, 0.0, 0.0));

@@ -46,3 +46,40 @@ fn remote_results_equal_in_process_results() {
     server.begin_shutdown();
     runtime.block_on(server.stopped()).unwrap();
 }
+
+#[test]
+fn remote_dalmuti_results_equal_in_process_results() {
+    use climbot::arena::DalmutiRunner;
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let mut server = runtime.block_on(common::start(common::test_config()));
+    let url = format!("http://{}", server.addr);
+    let config = ArenaConfig {
+        lineup: vec!["singles".into(), "easy".into()],
+        blocks: 2,
+        seed: 5,
+        sprt: None,
+    };
+    let runner = DalmutiRunner {
+        players: 4,
+        hands: 3,
+        remote: None,
+    };
+    let local = run(&runner, &config).unwrap();
+    let remote = Arc::new(Remote::connect(&url).unwrap());
+    let via = run(
+        &DalmutiRunner {
+            remote: Some(remote.clone()),
+            ..runner
+        },
+        &config,
+    )
+    .unwrap();
+    assert_eq!(remote.error(), None);
+    assert_eq!(local.diff, via.diff);
+    assert_eq!(
+        local.bots.iter().map(|(_, b)| b.mean).collect::<Vec<_>>(),
+        via.bots.iter().map(|(_, b)| b.mean).collect::<Vec<_>>()
+    );
+    server.begin_shutdown();
+    runtime.block_on(server.stopped()).unwrap();
+}

@@ -81,8 +81,8 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
                 None => None,
             },
         }),
-        GameName::Dalmuti | GameName::Daifugo if args.via.is_some() => {
-            return Err("--via: only Lexio is remote-capable in the arena so far".into());
+        GameName::Daifugo if args.via.is_some() => {
+            return Err("--via: Daifugo is not remote-capable in the arena yet".into());
         }
         GameName::Dalmuti => {
             use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
@@ -95,6 +95,10 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
             Box::new(DalmutiRunner {
                 players,
                 hands: args.rounds.unwrap_or(20),
+                remote: match &args.via {
+                    Some(url) => Some(std::sync::Arc::new(super::remote::Remote::connect(url)?)),
+                    None => None,
+                },
             })
         }
         GameName::Daifugo => {

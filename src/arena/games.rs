@@ -1,7 +1,7 @@
 //! Each game's block runner: plays one seeded match with a bot per seat and reports
 //! per-seat metric sums.
 
-use super::remote::{Remote, RemoteLexio};
+use super::remote::{Remote, RemoteDalmuti, RemoteLexio};
 use super::{Latencies, SeatTotals, timed};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::daifugo::bots::baselines as daifugo_baselines;
@@ -139,13 +139,13 @@ pub fn dalmuti_bot(name: &str) -> Option<&'static dyn DalmutiPolicy> {
 }
 
 /// Wraps a policy to time its decisions, for referees that call `decide` themselves.
-struct Timed<P: ?Sized + 'static> {
-    inner: &'static P,
+struct Timed<'a, P: ?Sized> {
+    inner: &'a P,
     times: Mutex<Latencies>,
 }
 
-impl<P: ?Sized> Timed<P> {
-    fn new(inner: &'static P) -> Self {
+impl<'a, P: ?Sized> Timed<'a, P> {
+    fn new(inner: &'a P) -> Self {
         Timed {
             inner,
             times: Mutex::new(Latencies::default()),
@@ -167,7 +167,7 @@ impl<P: ?Sized> Timed<P> {
     }
 }
 
-impl DalmutiPolicy for Timed<dyn DalmutiPolicy> {
+impl DalmutiPolicy for Timed<'_, dyn DalmutiPolicy + '_> {
     fn name(&self) -> &'static str {
         self.inner.name()
     }
@@ -177,7 +177,7 @@ impl DalmutiPolicy for Timed<dyn DalmutiPolicy> {
     }
 }
 
-impl DaifugoPolicy for Timed<dyn DaifugoPolicy> {
+impl DaifugoPolicy for Timed<'_, dyn DaifugoPolicy> {
     fn name(&self) -> &'static str {
         self.inner.name()
     }
@@ -189,12 +189,14 @@ impl DaifugoPolicy for Timed<dyn DaifugoPolicy> {
 
 /// Great Dalmuti matches of `hands` hands; metrics per hand: finishing place (1 =
 /// first out; lower is better) and points.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct DalmutiRunner {
     /// Players (4 to 8, more allowed by the engine).
     pub players: usize,
     /// Hands per match (20 by the rules).
     pub hands: u32,
+    /// With a server, served levels decide through it.
+    pub remote: Option<Arc<Remote>>,
 }
 
 impl GameRunner for DalmutiRunner {
@@ -226,17 +228,31 @@ impl GameRunner for DalmutiRunner {
         bots: &[String],
         latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let timed: Vec<Timed<dyn DalmutiPolicy>> = bots
+        let remote: Vec<RemoteDalmuti<'_>> = match &self.remote {
+            Some(r) => Difficulty::ALL
+                .into_iter()
+                .map(|difficulty| RemoteDalmuti {
+                    remote: r,
+                    difficulty,
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let timed: Vec<Timed<'_, dyn DalmutiPolicy + '_>> = bots
             .iter()
-            .map(|b| {
-                dalmuti_bot(b)
-                    .map(Timed::new)
-                    .ok_or_else(|| format!("no Dalmuti bot {b:?}"))
+            .map(|b| match remote.iter().find(|r| r.difficulty.name() == b) {
+                Some(r) => Ok(Timed::new(r as &dyn DalmutiPolicy)),
+                None => dalmuti_bot(b)
+                    .map(|p| Timed::new(p as &dyn DalmutiPolicy))
+                    .ok_or_else(|| format!("no Dalmuti bot {b:?}")),
             })
             .collect::<Result<_, _>>()?;
         let policies: Vec<&dyn DalmutiPolicy> =
             timed.iter().map(|t| t as &dyn DalmutiPolicy).collect();
         let result = dalmuti_match(&policies, self.hands, seed).map_err(|e| e.to_string())?;
+        if let Some(e) = self.remote.as_ref().and_then(|r| r.error()) {
+            return Err(format!("remote decision: {e}"));
+        }
         for (slot, t) in latencies.iter_mut().zip(timed) {
             *slot = t.into_latencies();
         }
@@ -322,7 +338,7 @@ impl GameRunner for DaifugoRunner {
         bots: &[String],
         latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let timed: Vec<Timed<dyn DaifugoPolicy>> = bots
+        let timed: Vec<Timed<'_, dyn DaifugoPolicy>> = bots
             .iter()
             .map(|b| {
                 daifugo_bot(b)

@@ -1,13 +1,15 @@
 //! The arena's remote mode (`--via http://ADDR`): every decision of a served level goes
-//! through a running climbot server, with the same seed the in-process run would use,
+//! through a running climbot server (Lexio and Dalmuti), with the same seed the in-process run would use,
 //! so both runs give the same results. Baselines (`singles`, `random`) are not served
 //! and stay in-process.
 
 use crate::bot::{DecisionContext, Difficulty};
+use crate::dalmuti::{DalmutiDecision, DalmutiPolicy, DalmutiView};
 use crate::lexio::bots::{LexioPolicy, easy_action};
 use crate::lexio::{Action, LexioView};
 use crate::pb;
 use crate::pb::bot_service_client::BotServiceClient;
+use crate::service::dalmuti as dalmuti_wire;
 use crate::service::lexio::{action_from_wire, view_to_wire};
 use std::sync::Mutex;
 use tonic::transport::Channel;
@@ -70,6 +72,56 @@ fn difficulty_to_wire(d: Difficulty) -> pb::Difficulty {
     crate::service::game::difficulty_to_wire(d)
 }
 
+/// Asks the server for a decision on `view` with the in-process seed and reads the
+/// game's answer back with `read`; on any failure records it and returns `None`.
+fn remote_decision<T>(
+    remote: &Remote,
+    view: pb::game_view::Game,
+    difficulty: Difficulty,
+    ctx: &DecisionContext<'_>,
+    read: impl FnOnce(pb::decision::Game) -> Result<T, String>,
+) -> Option<T> {
+    let request = pb::SelectPlayRequest {
+        view: Some(pb::GameView { game: Some(view) }),
+        difficulty: difficulty_to_wire(difficulty) as i32,
+        seed: Some(ctx.seed()),
+        budget_ms: None,
+    };
+    let answer = remote.select(request).and_then(|r| {
+        if r.fallback {
+            return Err("the server answered with a fallback (budget too small)".into());
+        }
+        let game = r.decision.and_then(|d| d.game).ok_or("no decision")?;
+        read(game)
+    });
+    answer.map_err(|e| remote.fail(e)).ok()
+}
+
+/// A served Dalmuti level, decided by the server.
+pub struct RemoteDalmuti<'a> {
+    /// The connection.
+    pub remote: &'a Remote,
+    /// The level asked for.
+    pub difficulty: Difficulty,
+}
+
+impl DalmutiPolicy for RemoteDalmuti<'_> {
+    fn name(&self) -> &'static str {
+        self.difficulty.name()
+    }
+
+    fn decide(&self, view: &DalmutiView, ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
+        let wire = pb::game_view::Game::Dalmuti(dalmuti_wire::view_to_wire(view));
+        remote_decision(self.remote, wire, self.difficulty, ctx, |game| match game {
+            pb::decision::Game::Dalmuti(d) => dalmuti_wire::decision_from_wire(view, &d)
+                .ok_or_else(|| format!("illegal answer {d:?}")),
+            other => Err(format!("not a Dalmuti decision: {other:?}")),
+        })
+        // Keep the match going; the arena reports the failure instead of results.
+        .unwrap_or_else(|| crate::dalmuti::bots::easy::Easy.decide(view, ctx))
+    }
+}
+
 /// A served Lexio level, decided by the server.
 pub struct RemoteLexio<'a> {
     /// The connection.
@@ -84,29 +136,14 @@ impl LexioPolicy for RemoteLexio<'_> {
     }
 
     fn decide(&self, view: &LexioView, ctx: &mut DecisionContext<'_>) -> Action {
-        let request = pb::SelectPlayRequest {
-            view: Some(pb::GameView {
-                game: Some(pb::game_view::Game::Lexio(view_to_wire(view))),
-            }),
-            difficulty: difficulty_to_wire(self.difficulty) as i32,
-            seed: Some(ctx.seed()),
-            budget_ms: None,
-        };
-        let answer = self.remote.select(request).and_then(|r| {
-            if r.fallback {
-                return Err("the server answered with a fallback (budget too small)".into());
+        let wire = pb::game_view::Game::Lexio(view_to_wire(view));
+        remote_decision(self.remote, wire, self.difficulty, ctx, |game| match game {
+            pb::decision::Game::Lexio(a) => {
+                action_from_wire(view, &a).ok_or_else(|| format!("illegal answer {a:?}"))
             }
-            match r.decision.and_then(|d| d.game) {
-                Some(pb::decision::Game::Lexio(a)) => {
-                    action_from_wire(view, &a).ok_or_else(|| format!("illegal answer {a:?}"))
-                }
-                other => Err(format!("not a Lexio decision: {other:?}")),
-            }
-        });
-        answer.unwrap_or_else(|e| {
-            self.remote.fail(e);
-            // Keep the match going; the arena reports the failure instead of results.
-            easy_action(view.players(), view.hand(), view.table())
+            other => Err(format!("not a Lexio decision: {other:?}")),
         })
+        // Keep the match going; the arena reports the failure instead of results.
+        .unwrap_or_else(|| easy_action(view.players(), view.hand(), view.table()))
     }
 }
