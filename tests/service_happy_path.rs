@@ -55,7 +55,9 @@ async fn select_play_and_list_legal_plays() {
             let response = client.select_play(request).await.unwrap().into_inner();
             assert_eq!(response.difficulty, difficulty as i32);
             let decision = response.decision.expect("a decision");
-            let pb::decision::Game::Lexio(action) = decision.game.clone().unwrap();
+            let Some(pb::decision::Game::Lexio(action)) = decision.game.clone() else {
+                panic!("not a Lexio decision: {decision:?}");
+            };
             assert!(
                 actions.contains(&action),
                 "{action:?} is not among the legal plays"

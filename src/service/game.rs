@@ -6,13 +6,15 @@
 use crate::bot::{DecisionContext, Difficulty, StableHasher};
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::lexio;
+use crate::service::{daifugo, lexio};
 
 /// The games the service knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Game {
     /// Lexio.
     Lexio,
+    /// Daifugo.
+    Daifugo,
 }
 
 impl Game {
@@ -20,6 +22,7 @@ impl Game {
     pub const fn name(self) -> &'static str {
         match self {
             Game::Lexio => "lexio",
+            Game::Daifugo => "daifugo",
         }
     }
 }
@@ -44,6 +47,7 @@ pub trait GameAdapter: Send + Sync + 'static {
 pub fn game_of(view: Option<&pb::GameView>) -> Option<Game> {
     match view?.game.as_ref()? {
         pb::game_view::Game::Lexio(_) => Some(Game::Lexio),
+        pb::game_view::Game::Daifugo(_) => Some(Game::Daifugo),
     }
 }
 
@@ -52,6 +56,7 @@ pub fn decode(view: Option<pb::GameView>) -> Result<Box<dyn GameAdapter>, Servic
     let view = view.ok_or_else(|| ServiceError::invalid("view", "required"))?;
     match view.game {
         Some(pb::game_view::Game::Lexio(v)) => Ok(Box::new(lexio::decode(v)?)),
+        Some(pb::game_view::Game::Daifugo(v)) => Ok(Box::new(daifugo::decode(v)?)),
         None => Err(ServiceError::invalid(
             "view",
             "no game set: fill one case of the oneof (e.g. view.lexio)",
@@ -63,7 +68,7 @@ pub fn decode(view: Option<pb::GameView>) -> Result<Box<dyn GameAdapter>, Servic
 ///
 /// ```text
 /// StableHasher::new()
-///     .bytes(game tag)          // b"lexio"
+///     .bytes(game tag)          // b"lexio", b"daifugo"
 ///     .u64(view.fingerprint())  // the game's hash of its normalized view
 ///     .u64(difficulty number)   // the proto enum value: EASY=1 .. EXPERT=4
 ///     .finish()

@@ -224,5 +224,6 @@ pub fn played_tiles(decision: &pb::Decision) -> Option<Vec<pb::Tile>> {
             pb::lexio_action::Action::Pass(_) => Some(vec![]),
             pb::lexio_action::Action::Play(play) => Some(play.tiles.clone()),
         },
+        _ => None,
     }
 }
