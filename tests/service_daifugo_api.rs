@@ -278,8 +278,7 @@ async fn a_joker_declared_on_the_table() {
             .await
             .unwrap()
             .into_inner();
-        let Some(pb::daifugo_decision::Decision::Play(play)) = decision(&response).decision
-        else {
+        let Some(pb::daifugo_decision::Decision::Play(play)) = decision(&response).decision else {
             panic!("the easy bot beats the sequence");
         };
         assert_eq!(play.kind, pb::DaifugoPlayKind::Sequence as i32);
@@ -302,8 +301,16 @@ async fn decisions_are_deterministic() {
     let views = sample_views(RuleSet::uecda(), 5);
     for view in views.iter().take(6) {
         let request = select(view_to_wire(view), pb::Difficulty::Easy);
-        let first = client.select_play(request.clone()).await.unwrap().into_inner();
-        let second = client.select_play(request.clone()).await.unwrap().into_inner();
+        let first = client
+            .select_play(request.clone())
+            .await
+            .unwrap()
+            .into_inner();
+        let second = client
+            .select_play(request.clone())
+            .await
+            .unwrap()
+            .into_inner();
         assert_eq!(first.decision, second.decision);
         assert_eq!(first.seed, second.seed, "the derived seed is stable");
         let seeded = client

@@ -329,7 +329,12 @@ fn catalogue() -> Vec<Bad> {
             "second joker in a one-joker deck",
             "view.daifugo.hand[0]",
             "not in a deck of 53 cards",
-            |v| v.hand[0] = pb::DaifugoCard { joker: 2, ..joker() },
+            |v| {
+                v.hand[0] = pb::DaifugoCard {
+                    joker: 2,
+                    ..joker()
+                }
+            },
         ),
         // --- wrong-phase data
         bad(
@@ -470,7 +475,12 @@ fn catalogue() -> Vec<Bad> {
             "joker number 3",
             "view.daifugo.hand[0].joker",
             "joker 3",
-            |v| v.hand[0] = pb::DaifugoCard { joker: 3, ..joker() },
+            |v| {
+                v.hand[0] = pb::DaifugoCard {
+                    joker: 3,
+                    ..joker()
+                }
+            },
         ),
         bad(
             "three jokers in the rules",
@@ -484,9 +494,12 @@ fn catalogue() -> Vec<Bad> {
             "3..=13",
             |v| v.rules.as_mut().unwrap().sequence_revolution = Some(20),
         ),
-        bad("seat out of range", "view.daifugo.seat", "seat 4 of 4", |v| {
-            v.seat = 4
-        }),
+        bad(
+            "seat out of range",
+            "view.daifugo.seat",
+            "seat 4 of 4",
+            |v| v.seat = 4,
+        ),
         bad(
             "table owner out of range",
             "view.daifugo.table.owner",
@@ -558,9 +571,7 @@ async fn every_bad_view_is_invalid_argument_naming_the_field() {
             let message = status.message();
             status.code() == Code::InvalidArgument
                 && message.starts_with(&format!("{}: ", bad.field))
-                && message
-                    .to_lowercase()
-                    .contains(&bad.reason.to_lowercase())
+                && message.to_lowercase().contains(&bad.reason.to_lowercase())
         };
         match &select {
             Err(status) if check(status) => {}

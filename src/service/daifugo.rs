@@ -55,13 +55,16 @@ fn wire_field(field: &str) -> &str {
 
 /// The unchecked domain input of a wire view (wire shapes checked only).
 pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceError> {
-    let rules = rules(view.rules.as_ref())?;
+    let rules = rules_from_wire(view.rules.as_ref())?;
     let phase = match pb::DaifugoPhase::try_from(view.phase) {
         Ok(pb::DaifugoPhase::Play) => {
             if view.give_back != 0 {
                 return Err(invalid(
                     "give_back",
-                    format!("{} in the PLAY phase; only the exchange gives cards back", view.give_back),
+                    format!(
+                        "{} in the PLAY phase; only the exchange gives cards back",
+                        view.give_back
+                    ),
                 ));
             }
             PhaseInput::Play
@@ -150,7 +153,7 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
     })
 }
 
-fn rules(wire: Option<&pb::DaifugoRules>) -> Result<RuleSet, ServiceError> {
+fn rules_from_wire(wire: Option<&pb::DaifugoRules>) -> Result<RuleSet, ServiceError> {
     let wire = wire.ok_or_else(|| invalid("rules", "required (at least the preset)"))?;
     let mut rules = match pb::DaifugoRulePreset::try_from(wire.preset) {
         Ok(pb::DaifugoRulePreset::House) => RuleSet::house(),
@@ -684,7 +687,7 @@ mod tests {
         near_uecda.miyako_ochi = true;
         for rules in [RuleSet::house(), RuleSet::uecda(), custom, near_uecda] {
             let wire = rules_to_wire(&rules);
-            assert_eq!(self::rules(Some(&wire)).unwrap(), rules);
+            assert_eq!(rules_from_wire(Some(&wire)).unwrap(), rules);
         }
         assert_eq!(
             rules_to_wire(&near_uecda).preset,
