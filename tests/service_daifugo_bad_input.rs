@@ -146,7 +146,7 @@ fn finished_game() -> pb::DaifugoView {
         .enumerate()
         .map(|(i, c)| pb::DaifugoLogEntry {
             seat: (i % 2) as u32,
-            cards: vec![c.clone()],
+            cards: vec![*c],
         })
         .collect();
     v.played = played;
@@ -285,13 +285,13 @@ fn catalogue() -> Vec<Bad> {
             "duplicate in the hand",
             "view.daifugo.hand[1]",
             "duplicate",
-            |v| v.hand[1] = v.hand[0].clone(),
+            |v| v.hand[1] = v.hand[0],
         ),
         bad(
             "duplicate in played",
             "view.daifugo.played[1]",
             "duplicate",
-            |v| v.played[1] = v.played[0].clone(),
+            |v| v.played[1] = v.played[0],
         ),
         bad(
             "played card also in hand",
@@ -639,7 +639,7 @@ async fn the_base_views_of_the_catalogue_are_accepted() {
     view.played.retain(|c| !last.cards.contains(c));
     view.seats[3] = pb::DaifugoSeat {
         card_count: 1,
-        ..view.seats[3].clone()
+        ..view.seats[3]
     };
     view.seats[3].finished = false;
     client
