@@ -191,7 +191,7 @@ const H: pb::DaifugoSuit = pb::DaifugoSuit::Hearts;
 const D: pb::DaifugoSuit = pb::DaifugoSuit::Diamonds;
 const C: pb::DaifugoSuit = pb::DaifugoSuit::Clubs;
 
-/// Game 1, 4 seats, seat 0 led a sequence ♠5 ♠6 (the joker as ♠7) ; seat 1 follows
+/// Game 1, 4 seats, seat 0 led a sequence ♠5 ♠6 (the joker as ♠7); seat 1 follows
 /// holding ♥8 ♥9 ♥10 (it beats the sequence) and more.
 fn joker_sequence_view(preset: pb::DaifugoRulePreset) -> pb::DaifugoView {
     let table_cards = vec![card(5, S), card(6, S), joker()];
