@@ -3,7 +3,7 @@ and for The Great Dalmuti.
 
 Stubs are generated from proto/ with grpcio-tools (see run.sh):
     python -m grpc_tools.protoc -I proto --python_out=gen --grpc_python_out=gen \
-        climbot/v1/bot.proto climbot/v1/lexio.proto climbot/v1/dalmuti.proto
+        climbot/v1/bot.proto climbot/v1/lexio.proto climbot/v1/dalmuti.proto climbot/v1/daifugo.proto
 """
 
 import sys

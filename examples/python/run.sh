@@ -7,7 +7,7 @@ root="$(cd "$here/../.." && pwd)"
 gen="$here/gen"
 rm -rf "$gen" && mkdir -p "$gen"
 python3 -m grpc_tools.protoc -I "$root/proto" --python_out="$gen" --grpc_python_out="$gen" \
-    climbot/v1/bot.proto climbot/v1/lexio.proto climbot/v1/dalmuti.proto
+    climbot/v1/bot.proto climbot/v1/lexio.proto climbot/v1/dalmuti.proto climbot/v1/daifugo.proto
 
 bin="${CLIMBOT_BIN:-$root/target/debug/climbot}"
 [ -x "$bin" ] || (cd "$root" && cargo build --quiet --bin climbot)

@@ -6,7 +6,7 @@
 use crate::bot::{DecisionContext, Difficulty, StableHasher};
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::{dalmuti, lexio};
+use crate::service::{daifugo, dalmuti, lexio};
 
 /// The games the service knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -15,6 +15,8 @@ pub enum Game {
     Lexio,
     /// The Great Dalmuti.
     Dalmuti,
+    /// Daifugo.
+    Daifugo,
 }
 
 impl Game {
@@ -23,6 +25,7 @@ impl Game {
         match self {
             Game::Lexio => "lexio",
             Game::Dalmuti => "dalmuti",
+            Game::Daifugo => "daifugo",
         }
     }
 }
@@ -48,6 +51,7 @@ pub fn game_of(view: Option<&pb::GameView>) -> Option<Game> {
     match view?.game.as_ref()? {
         pb::game_view::Game::Lexio(_) => Some(Game::Lexio),
         pb::game_view::Game::Dalmuti(_) => Some(Game::Dalmuti),
+        pb::game_view::Game::Daifugo(_) => Some(Game::Daifugo),
     }
 }
 
@@ -57,9 +61,10 @@ pub fn decode(view: Option<pb::GameView>) -> Result<Box<dyn GameAdapter>, Servic
     match view.game {
         Some(pb::game_view::Game::Lexio(v)) => Ok(Box::new(lexio::decode(v)?)),
         Some(pb::game_view::Game::Dalmuti(v)) => Ok(Box::new(dalmuti::decode(v)?)),
+        Some(pb::game_view::Game::Daifugo(v)) => Ok(Box::new(daifugo::decode(v)?)),
         None => Err(ServiceError::invalid(
             "view",
-            "no game set: fill one case of the oneof (e.g. view.lexio or view.dalmuti)",
+            "no game set: fill one case of the oneof (view.lexio, view.dalmuti or view.daifugo)",
         )),
     }
 }
@@ -68,7 +73,7 @@ pub fn decode(view: Option<pb::GameView>) -> Result<Box<dyn GameAdapter>, Servic
 ///
 /// ```text
 /// StableHasher::new()
-///     .bytes(game tag)          // b"lexio"
+///     .bytes(game tag)          // b"lexio", b"daifugo"
 ///     .u64(view.fingerprint())  // the game's hash of its normalized view
 ///     .u64(difficulty number)   // the proto enum value: EASY=1 .. EXPERT=4
 ///     .finish()

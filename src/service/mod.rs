@@ -7,6 +7,7 @@
 
 pub mod budget;
 pub mod config;
+pub mod daifugo;
 pub mod dalmuti;
 mod error;
 pub mod game;
