@@ -99,6 +99,7 @@ fn daifugo_all_same_is_zero_and_baselines_lose() {
             players: 4,
             games: 6,
             rules,
+            remote: None,
         };
         let same = run(&runner, &config(&["easy"], 6)).unwrap().diff.unwrap();
         assert_eq!((same.mean, same.lo, same.hi), (0.0, 0.0, 0.0));
@@ -107,6 +108,7 @@ fn daifugo_all_same_is_zero_and_baselines_lose() {
         players: 4,
         games: 8,
         rules: RuleSet::house(),
+        remote: None,
     };
     for weak in ["singles", "random"] {
         let diff = run(&runner, &config(&[weak, "easy"], 20))

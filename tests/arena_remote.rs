@@ -83,3 +83,44 @@ fn remote_dalmuti_results_equal_in_process_results() {
     server.begin_shutdown();
     runtime.block_on(server.stopped()).unwrap();
 }
+
+#[test]
+fn remote_daifugo_results_equal_in_process_results() {
+    use climbot::arena::DaifugoRunner;
+    use climbot::daifugo::rules::RuleSet;
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let mut server = runtime.block_on(common::start(common::test_config()));
+    let url = format!("http://{}", server.addr);
+    let config = ArenaConfig {
+        lineup: vec!["random".into(), "easy".into()],
+        blocks: 2,
+        seed: 9,
+        sprt: None,
+    };
+    for rules in [RuleSet::house(), RuleSet::uecda()] {
+        let runner = DaifugoRunner {
+            players: 4,
+            games: 3,
+            rules,
+            remote: None,
+        };
+        let local = run(&runner, &config).unwrap();
+        let remote = Arc::new(Remote::connect(&url).unwrap());
+        let via = run(
+            &DaifugoRunner {
+                remote: Some(remote.clone()),
+                ..runner
+            },
+            &config,
+        )
+        .unwrap();
+        assert_eq!(remote.error(), None);
+        assert_eq!(local.diff, via.diff);
+        assert_eq!(
+            local.bots.iter().map(|(_, b)| b.mean).collect::<Vec<_>>(),
+            via.bots.iter().map(|(_, b)| b.mean).collect::<Vec<_>>()
+        );
+    }
+    server.begin_shutdown();
+    runtime.block_on(server.stopped()).unwrap();
+}

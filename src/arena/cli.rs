@@ -81,9 +81,6 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
                 None => None,
             },
         }),
-        GameName::Daifugo if args.via.is_some() => {
-            return Err("--via: Daifugo is not remote-capable in the arena yet".into());
-        }
         GameName::Dalmuti => {
             use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
             let players = args.players as usize;
@@ -111,6 +108,10 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
                 rules: match args.rules {
                     RulesName::House => crate::daifugo::rules::RuleSet::house(),
                     RulesName::Uecda => crate::daifugo::rules::RuleSet::uecda(),
+                },
+                remote: match &args.via {
+                    Some(url) => Some(std::sync::Arc::new(super::remote::Remote::connect(url)?)),
+                    None => None,
                 },
             })
         }

@@ -1,7 +1,7 @@
 //! Each game's block runner: plays one seeded match with a bot per seat and reports
 //! per-seat metric sums.
 
-use super::remote::{Remote, RemoteDalmuti, RemoteLexio};
+use super::remote::{Remote, RemoteDaifugo, RemoteDalmuti, RemoteLexio};
 use super::{Latencies, SeatTotals, timed};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::daifugo::bots::baselines as daifugo_baselines;
@@ -177,7 +177,7 @@ impl DalmutiPolicy for Timed<'_, dyn DalmutiPolicy + '_> {
     }
 }
 
-impl DaifugoPolicy for Timed<'_, dyn DaifugoPolicy> {
+impl DaifugoPolicy for Timed<'_, dyn DaifugoPolicy + '_> {
     fn name(&self) -> &'static str {
         self.inner.name()
     }
@@ -294,7 +294,7 @@ pub fn daifugo_bot(name: &str) -> Option<&'static dyn DaifugoPolicy> {
 
 /// Daifugo matches of `games` games under a rule set; metrics per game: place (lower is
 /// better), points (P - place + 1), forbidden-finish rate and miyako-ochi rate.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct DaifugoRunner {
     /// Players (3 to 7).
     pub players: usize,
@@ -302,6 +302,8 @@ pub struct DaifugoRunner {
     pub games: u32,
     /// The rule set.
     pub rules: RuleSet,
+    /// With a server, served levels decide through it.
+    pub remote: Option<Arc<Remote>>,
 }
 
 impl GameRunner for DaifugoRunner {
@@ -338,17 +340,31 @@ impl GameRunner for DaifugoRunner {
         bots: &[String],
         latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let timed: Vec<Timed<'_, dyn DaifugoPolicy>> = bots
+        let remote: Vec<RemoteDaifugo<'_>> = match &self.remote {
+            Some(r) => Difficulty::ALL
+                .into_iter()
+                .map(|difficulty| RemoteDaifugo {
+                    remote: r,
+                    difficulty,
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let timed: Vec<Timed<'_, dyn DaifugoPolicy + '_>> = bots
             .iter()
-            .map(|b| {
-                daifugo_bot(b)
-                    .map(Timed::new)
-                    .ok_or_else(|| format!("no Daifugo bot {b:?}"))
+            .map(|b| match remote.iter().find(|r| r.difficulty.name() == b) {
+                Some(r) => Ok(Timed::new(r as &dyn DaifugoPolicy)),
+                None => daifugo_bot(b)
+                    .map(|p| Timed::new(p as &dyn DaifugoPolicy))
+                    .ok_or_else(|| format!("no Daifugo bot {b:?}")),
             })
             .collect::<Result<_, _>>()?;
         let policies: Vec<&dyn DaifugoPolicy> =
             timed.iter().map(|t| t as &dyn DaifugoPolicy).collect();
         let records = daifugo_match(self.rules, &policies, self.games, seed)?;
+        if let Some(e) = self.remote.as_ref().and_then(|r| r.error()) {
+            return Err(format!("remote decision: {e}"));
+        }
         for (slot, t) in latencies.iter_mut().zip(timed) {
             *slot = t.into_latencies();
         }

@@ -1,14 +1,16 @@
 //! The arena's remote mode (`--via http://ADDR`): every decision of a served level goes
-//! through a running climbot server (Lexio and Dalmuti), with the same seed the in-process run would use,
+//! through a running climbot server, with the same seed the in-process run would use,
 //! so both runs give the same results. Baselines (`singles`, `random`) are not served
 //! and stay in-process.
 
 use crate::bot::{DecisionContext, Difficulty};
+use crate::daifugo::{DaifugoDecision, DaifugoPolicy, DaifugoView};
 use crate::dalmuti::{DalmutiDecision, DalmutiPolicy, DalmutiView};
 use crate::lexio::bots::{LexioPolicy, easy_action};
 use crate::lexio::{Action, LexioView};
 use crate::pb;
 use crate::pb::bot_service_client::BotServiceClient;
+use crate::service::daifugo as daifugo_wire;
 use crate::service::dalmuti as dalmuti_wire;
 use crate::service::lexio::{action_from_wire, view_to_wire};
 use std::sync::Mutex;
@@ -119,6 +121,31 @@ impl DalmutiPolicy for RemoteDalmuti<'_> {
         })
         // Keep the match going; the arena reports the failure instead of results.
         .unwrap_or_else(|| crate::dalmuti::bots::easy::Easy.decide(view, ctx))
+    }
+}
+
+/// A served Daifugo level, decided by the server.
+pub struct RemoteDaifugo<'a> {
+    /// The connection.
+    pub remote: &'a Remote,
+    /// The level asked for.
+    pub difficulty: Difficulty,
+}
+
+impl DaifugoPolicy for RemoteDaifugo<'_> {
+    fn name(&self) -> &'static str {
+        self.difficulty.name()
+    }
+
+    fn decide(&self, view: &DaifugoView, ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
+        let wire = pb::game_view::Game::Daifugo(daifugo_wire::view_to_wire(view));
+        remote_decision(self.remote, wire, self.difficulty, ctx, |game| match game {
+            pb::decision::Game::Daifugo(d) => daifugo_wire::decision_from_wire(view, &d)
+                .ok_or_else(|| format!("illegal answer {d:?}")),
+            other => Err(format!("not a Daifugo decision: {other:?}")),
+        })
+        // Keep the match going; the arena reports the failure instead of results.
+        .unwrap_or_else(|| crate::daifugo::bots::easy::decide(view))
     }
 }
 
