@@ -31,6 +31,9 @@ enum Command {
     /// Play many rounds between easy bots, checking every action and invariant.
     #[command(subcommand)]
     Selfplay(SelfplayCommand),
+    /// Load-test tooling: request payloads for ghz and h2load.
+    #[command(subcommand)]
+    Loadtest(climbot::loadtest::LoadtestCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
             SelfplayCommand::Lexio(args) => climbot::lexio::cli::selfplay(args),
             SelfplayCommand::Dalmuti(args) => climbot::dalmuti::cli::run_selfplay(&args),
         }),
+        Command::Loadtest(cmd) => report(climbot::loadtest::run(cmd)),
     }
 }
 
