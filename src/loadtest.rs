@@ -33,6 +33,9 @@ const MAX_DEALS: u64 = 64;
 /// Actions played before a view may be picked, and the last action at which one is.
 const MID_GAME: std::ops::RangeInclusive<usize> = 10..=20;
 
+/// Legal actions a picked view must offer (pass counts), so that a search has choices.
+const MIN_CHOICES: usize = 3;
+
 /// `climbot loadtest ...`.
 #[derive(Subcommand, Debug)]
 pub enum LoadtestCommand {
@@ -143,7 +146,10 @@ pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String>
                     seed: None,
                     budget_ms,
                 };
-                payloads.push((format!("{game}_{level}_{kind}"), Payload::SelectPlay(request)));
+                payloads.push((
+                    format!("{game}_{level}_{kind}"),
+                    Payload::SelectPlay(request),
+                ));
             }
         }
     }
@@ -152,7 +158,8 @@ pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String>
 
 /// Two mid-game Lexio views (four players) from seeded easy rounds: `follow` (a play to
 /// beat on the table) and `lead` (the table is empty), each taken after 10 to 20
-/// actions. Deals `seed`, `seed + 1`, ... are tried until both kinds are found.
+/// actions and with at least three legal actions. Deals `seed`, `seed + 1`, ... are
+/// tried until both kinds are found.
 pub fn lexio_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, String> {
     let players = PlayerCount::Four;
     let mut follow: Option<LexioView> = None;
@@ -161,7 +168,7 @@ pub fn lexio_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Strin
         let mut round = Round::new(players, deal(players, deal_seed), 1, [0; 5]);
         for actions in 0..=*MID_GAME.end() {
             let view = round.view().map_err(|e| format!("deal {deal_seed}: {e}"))?;
-            if MID_GAME.contains(&actions) {
+            if MID_GAME.contains(&actions) && view.legal_actions().len() >= MIN_CHOICES {
                 let slot = if view.table().is_some() {
                     &mut follow
                 } else {
@@ -207,8 +214,8 @@ pub fn write_payloads(dir: &Path, seed: u64) -> Result<Vec<String>, String> {
     let mut written = Vec::new();
     for (name, payload) in all_payloads(seed)? {
         let message = payload.encode();
-        let json = serde_json::to_string_pretty(&payload.to_json())
-            .map_err(|e| format!("{name}: {e}"))?;
+        let json =
+            serde_json::to_string_pretty(&payload.to_json()).map_err(|e| format!("{name}: {e}"))?;
         for (file, bytes) in [
             (format!("{name}.bin"), message.clone()),
             (format!("{name}.h2load.bin"), grpc_frame(&message)),
@@ -256,7 +263,11 @@ fn lexio_view_json(view: &pb::LexioView) -> Value {
             out.insert(key.to_string(), value);
         }
     };
-    put("playerCount", json!(view.player_count), view.player_count == 0);
+    put(
+        "playerCount",
+        json!(view.player_count),
+        view.player_count == 0,
+    );
     put("seat", json!(view.seat), view.seat == 0);
     put("hand", tiles_json(&view.hand), view.hand.is_empty());
     put("table", tiles_json(&view.table), view.table.is_empty());
@@ -311,6 +322,7 @@ fn tiles_json(tiles: &[pb::Tile]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::game::GameAdapter;
 
     #[test]
     fn lexio_views_are_mid_game_follow_and_lead_and_valid() {
@@ -323,7 +335,13 @@ mod tests {
             };
             assert_eq!(lexio.table.is_empty(), kind == "lead");
             assert!(lexio.log.len() >= *MID_GAME.start(), "{kind}: early view");
-            assert!(decode(lexio).is_ok());
+            let legal = decode(lexio)
+                .unwrap_or_else(|e| panic!("{kind}: refused: {e:?}"))
+                .legal_plays();
+            let Some(pb::list_legal_plays_response::Game::Lexio(legal)) = legal.game else {
+                panic!("not lexio")
+            };
+            assert!(legal.actions.len() >= MIN_CHOICES, "{kind}: no choice");
         }
     }
 

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The load test that runs without ghz: release server + h2load at concurrency 1, 16 and
+# 64, health check and SelectPlay (Lexio EASY) alternated in the same run, every
+# request checked against the server's own /metrics; writes a markdown report.
+#
+#   deploy/loadtest/run.sh [REPORT]      default REPORT: deploy/loadtest/report.md
+#
+# Extra h2bench options go in H2BENCH_ARGS, e.g. H2BENCH_ARGS="--requests 5000".
+# Takes about a minute on 2 cores (plus the release build when it is not up to date).
+source "$(dirname "$0")/common.sh"
+report=${1:-deploy/loadtest/report.md}
+# shellcheck disable=SC2086
+python3 deploy/loadtest/h2bench.py --binary "$CLIMBOT_BIN" --payloads "$PAYLOADS" \
+  --out "$report" bench ${H2BENCH_ARGS:-}
