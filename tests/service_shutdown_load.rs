@@ -53,16 +53,42 @@ fn request(views: &[pb::GameView], id: u64) -> pb::SelectPlayRequest {
     }
 }
 
+/// A failed call, from the client's side. Refused (never accepted) when no response
+/// header came back and the error says the server never took the request:
+/// - UNAVAILABLE (the gRPC code for "not processed, safe to retry");
+/// - hyper `Canceled` "connection closed": the request was still queued in the client
+///   when the connection closed, so it was never sent (tonic reports CANCELLED);
+/// - a connection reset: the connection sat in the kernel's accept backlog when the
+///   server closed its listener, so the server never accepted it (tonic: UNKNOWN).
+///
+/// The server's log is checked as well: a call its handler saw is never "refused".
 fn classify(status: &tonic::Status) -> Seen {
     let headers = !status.metadata().is_empty();
-    if status.code() == tonic::Code::Unavailable && !headers {
-        Seen::Refused(format!("UNAVAILABLE before headers: {}", status.message()))
+    let mut chain = Vec::new();
+    let mut source = std::error::Error::source(status);
+    while let Some(e) = source {
+        chain.push(format!("{e:?}"));
+        source = e.source();
+    }
+    let innermost = chain.last().map_or("", String::as_str);
+    let never_taken = if headers {
+        None
+    } else if status.code() == tonic::Code::Unavailable {
+        Some("UNAVAILABLE before headers")
+    } else if chain.iter().any(|e| e.starts_with("hyper::Error(Canceled")) {
+        Some("never sent, connection closing (CANCELLED)")
+    } else if innermost == "Kind(ConnectionReset)" {
+        Some("connection reset, never accepted (UNKNOWN)")
     } else {
-        Seen::Failed(format!(
-            "{:?} {} (headers: {headers})",
+        None
+    };
+    match never_taken {
+        Some(kind) => Seen::Refused(format!("{kind}: {}", status.message())),
+        None => Seen::Failed(format!(
+            "{:?} {} (headers: {headers}) {chain:?}",
             status.code(),
             status.message()
-        ))
+        )),
     }
 }
 
