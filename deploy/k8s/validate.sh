@@ -9,7 +9,9 @@
 # --strict really rejects a misspelt field (so a silently lax validator fails CI too).
 set -euo pipefail
 cd "$(dirname "$0")"
-command -v kubernetes-validate >/dev/null || {
+# The console script may not be on PATH (pip --user): run the module.
+kubernetes-validate() { python3 -m kubernetes_validate "$@"; }
+python3 -c 'import kubernetes_validate' 2>/dev/null || {
   echo "validate: kubernetes-validate missing: python3 -m pip install kubernetes-validate" >&2
   exit 2
 }
