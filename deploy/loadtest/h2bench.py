@@ -290,15 +290,15 @@ def bench(args):
     health = {r["c"]: r for r in rows if r["target"] == targets[0].name}
     select = {r["c"]: r for r in rows if r["target"] == targets[1].name}
     lines = [
-        "# climbot load test (h2load)",
+        f"# {args.title}",
         "",
         f"- Date: {started.strftime('%Y-%m-%d %H:%M UTC')}",
         f"- Machine: {host}",
         f"- Tool: {h2load_version()}, one thread (`-t 1`); gRPC headers "
         f"`{'`, `'.join(GRPC_HEADERS)}`",
-        f"- Server: `{args.binary} serve` (release), defaults except loopback ports and "
-        f"JSON logs to a file: decision slots "
-        f"{server.config.get('decision_slots')}, one log line per SelectPlay call",
+        f"- Server: `{args.binary} serve {' '.join(args.serve_arg)}`: defaults except "
+        f"loopback ports and JSON logs to a file; decision slots "
+        f"{server.config.get('decision_slots')}",
         f"- Payloads: `{payloads}` (`climbot loadtest payloads --seed 1`); SelectPlay = "
         "`lexio_easy_follow`, a 4-player view after 10+ actions with a play to beat",
         f"- Each concurrency: {args.reps} alternated runs per target (health, SelectPlay, "
@@ -453,6 +453,7 @@ def main():
     b.add_argument("--warmup", type=int, default=2000)
     b.add_argument("--expert", type=int, default=200,
                    help="EXPERT requests at concurrency 2 (0: skip)")
+    b.add_argument("--title", default="climbot load test (h2load)")
     b.add_argument("--strict", action="store_true",
                    help="also fail when a target (ratio, p99) is missed")
     s = sub.add_parser("soak")
