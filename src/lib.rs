@@ -11,6 +11,7 @@ pub mod bot;
 pub mod daifugo;
 pub mod dalmuti;
 pub mod lexio;
+pub mod loadtest;
 pub mod pb;
 pub mod service;
 pub mod stats;

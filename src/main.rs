@@ -31,6 +31,9 @@ enum Command {
     /// Play many rounds between easy bots, checking every action and invariant.
     #[command(subcommand)]
     Selfplay(SelfplayCommand),
+    /// Load-test tooling: request payloads for ghz and h2load.
+    #[command(subcommand)]
+    Loadtest(climbot::loadtest::LoadtestCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
             SelfplayCommand::Dalmuti(args) => climbot::dalmuti::cli::run_selfplay(&args),
             SelfplayCommand::Daifugo(args) => climbot::daifugo::cli::selfplay(&args),
         }),
+        Command::Loadtest(cmd) => report(climbot::loadtest::run(cmd)),
     }
 }
 

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Validates every manifest under deploy/k8s with `kubernetes-validate --strict` (PyPI;
+# strict = unknown fields are errors) against each Kubernetes version given (default:
+# the oldest we support, 1.30 for the native preStop sleep, and the newest bundled).
+#
+#   deploy/k8s/validate.sh [VERSION ...]      e.g. deploy/k8s/validate.sh 1.30.0 1.37.0
+#
+# Also checks that the kustomization lists every manifest of the directory, and that
+# --strict really rejects a misspelt field (so a silently lax validator fails CI too).
+set -euo pipefail
+cd "$(dirname "$0")"
+# The console script may not be on PATH (pip --user): run the module.
+kubernetes-validate() { python3 -m kubernetes_validate "$@"; }
+python3 -c 'import kubernetes_validate' 2>/dev/null || {
+  echo "validate: kubernetes-validate missing: python3 -m pip install kubernetes-validate" >&2
+  exit 2
+}
+versions=("$@")
+[ ${#versions[@]} -gt 0 ] || versions=(1.30.0 1.37.0)
+
+# The kustomization's resources, in order.
+mapfile -t resources < <(python3 - <<'PY'
+import yaml
+with open("kustomization.yaml") as f:
+    k = yaml.safe_load(f)
+for r in k["resources"]:
+    print(r)
+PY
+)
+for f in *.yaml; do
+  [ "$f" = kustomization.yaml ] && continue
+  printf '%s\n' "${resources[@]}" | grep -qx "$f" || {
+    echo "validate: $f is not listed in kustomization.yaml" >&2
+    exit 1
+  }
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# A Deployment with one misspelt field: --strict must refuse it.
+sed 's/terminationGracePeriodSeconds:/terminationGracePeriodSecond:/' deployment.yaml >"$tmp/typo.yaml"
+
+for v in "${versions[@]}"; do
+  echo "== Kubernetes $v"
+  out=$(kubernetes-validate --strict -k "$v" "${resources[@]}" 2>&1) || {
+    echo "$out"
+    echo "validate: manifests fail against $v" >&2
+    exit 1
+  }
+  echo "$out"
+  if grep -q "Couldn't find schema" <<<"$out"; then
+    echo "validate: a built-in resource has no schema for $v" >&2
+    exit 1
+  fi
+  # The ServiceMonitor is a CRD: no schema bundled, so only its YAML is checked.
+  kubernetes-validate --strict -k "$v" optional/servicemonitor.yaml
+  if kubernetes-validate --strict --quiet -k "$v" "$tmp/typo.yaml" >/dev/null 2>&1; then
+    echo "validate: --strict accepted a misspelt field against $v" >&2
+    exit 1
+  fi
+  echo "ok: a misspelt field is refused against $v"
+done
+echo "validate: ok (${versions[*]})"

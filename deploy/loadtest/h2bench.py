@@ -1,0 +1,471 @@
+#!/usr/bin/env python3
+"""Load tests of a real climbot release server with h2load (Debian nghttp2-client).
+
+h2load only sees HTTP statuses: a gRPC error is a 200 with a grpc-status trailer, so it
+counts as "succeeded". Every run is therefore checked on the server's side too:
+
+- SelectPlay: the server's own `climbot_requests_total{rpc="select_play",...}` from
+  `/metrics`, read before and after each run: the OK count must grow by exactly the
+  requests sent and no other code may grow;
+- Health/Check (not counted in /metrics): every reply must carry the 7-byte SERVING
+  body (an error reply is trailers-only, with no body), so the DATA bytes h2load
+  received must be exactly 7 x requests.
+
+Subcommands:
+  bench  concurrency 1, 16, 64; health and SelectPlay alternated in the same run;
+         writes a markdown report (throughput, p50/p99, errors, ratio to health).
+  soak   a fixed request rate for a duration; samples the server's VmRSS from
+         /proc/<pid>/status; writes a markdown report (errors, RSS growth).
+
+Everything is bounded: h2load runs with a request count (-n) and a subprocess timeout,
+the server listens on 127.0.0.1 only and is stopped at the end whatever happens.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+HEALTH_PATH = "/grpc.health.v1.Health/Check"
+SELECT_PATH = "/climbot.v1.BotService/SelectPlay"
+HEALTH_REPLY_BYTES = 7  # prefix (5) + HealthCheckResponse{status: SERVING} (08 01)
+GRPC_HEADERS = [
+    "content-type: application/grpc",
+    "te: trailers",
+    "grpc-timeout: 1000m",
+]
+
+
+def die(message):
+    print(f"h2bench: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+class Server:
+    """A `climbot serve` child on ephemeral loopback ports, JSON logs to a file."""
+
+    def __init__(self, binary, log_path, extra_args=()):
+        self.log_path = log_path
+        self.log = open(log_path, "w")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CLIMBOT_")}
+        self.proc = subprocess.Popen(
+            [binary, "serve", "--grpc-addr", "127.0.0.1:0", "--metrics-addr",
+             "127.0.0.1:0", "--log-format", "json", *extra_args],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        self.grpc = self.metrics = None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                die(f"server exited with {self.proc.returncode}; see {log_path}")
+            serving = False
+            with open(log_path) as f:
+                for line in f:
+                    try:
+                        fields = json.loads(line).get("fields", {})
+                    except ValueError:
+                        continue
+                    if fields.get("message") == "climbot starting":
+                        self.grpc = fields["grpc_addr"]
+                        self.metrics = fields["metrics_addr"]
+                        self.config = fields
+                    if fields.get("message") == "serving":
+                        serving = True
+            if self.grpc and serving:
+                return
+            time.sleep(0.05)
+        self.stop()
+        die("server did not start within 30 s")
+
+    def url(self, path):
+        return f"http://{self.grpc}{path}"
+
+    def scrape(self):
+        """`climbot_requests_total` samples as {(rpc, game, difficulty, code): count}."""
+        with urllib.request.urlopen(f"http://{self.metrics}/metrics", timeout=5) as r:
+            text = r.read().decode()
+        counts = {}
+        for m in re.finditer(r'^climbot_requests_total\{([^}]*)\} (\S+)$', text, re.M):
+            labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
+            key = (labels.get("rpc"), labels.get("game"), labels.get("difficulty"),
+                   labels.get("code"))
+            counts[key] = float(m.group(2))
+        return counts
+
+    def rss_kib(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return None
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        return self.proc.returncode
+
+
+def h2load(url, body, total, clients, streams, log_file=None, rps=None, timeout=300):
+    """Runs h2load once; returns its parsed summary."""
+    cmd = ["h2load", "-n", str(total), "-c", str(clients), "-m", str(streams), "-t", "1",
+           "-d", body]
+    for h in GRPC_HEADERS:
+        cmd += ["-H", h]
+    if log_file:
+        cmd += ["--log-file", log_file]
+    if rps:
+        cmd += ["--rps", str(rps)]
+    cmd.append(url)
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        die(f"h2load did not finish within {timeout} s: {' '.join(cmd)}")
+    text = out.stdout + out.stderr
+    if out.returncode != 0:
+        die(f"h2load failed ({out.returncode}):\n{text}")
+    r = {}
+    m = re.search(r"finished in ([\d.]+)(m?s), ([\d.]+) req/s", text)
+    r["seconds"] = float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
+    r["rps"] = float(m.group(3))
+    m = re.search(r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, "
+                  r"(\d+) failed, (\d+) errored, (\d+) timeout", text)
+    (r["total"], _, r["done"], r["succeeded"], r["failed"], r["errored"],
+     r["timeout"]) = map(int, m.groups())
+    m = re.search(r"status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx", text)
+    r["2xx"] = int(m.group(1))
+    m = re.search(r"traffic: .*\((\d+)\) data", text)
+    r["data_bytes"] = int(m.group(1))
+    r["raw"] = text
+    return r
+
+
+def latencies_us(log_file):
+    with open(log_file) as f:
+        return [int(line.split("\t")[2]) for line in f if line.strip()]
+
+
+def percentile(sorted_values, p):
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, round(p / 100 * len(sorted_values) + 0.5) - 1))
+    return sorted_values[k]
+
+
+def select_counts(counts, difficulty):
+    ok = sum(v for (rpc, _, d, code), v in counts.items()
+             if rpc == "select_play" and d == difficulty and code == "ok")
+    other = sum(v for (rpc, _, _, code), v in counts.items()
+                if rpc == "select_play" and code != "ok")
+    return ok, other
+
+
+class Target:
+    def __init__(self, name, path, body, difficulty=None):
+        self.name, self.path, self.body, self.difficulty = name, path, body, difficulty
+
+
+def checked_run(server, target, total, clients, streams, log_file=None, rps=None,
+                timeout=300):
+    """One h2load run plus the server-side check; returns (summary, errors)."""
+    before = server.scrape() if target.difficulty else None
+    r = h2load(server.url(target.path), target.body, total, clients, streams, log_file,
+               rps, timeout)
+    errors = (r["total"] - r["2xx"]) + r["failed"] + r["errored"] + r["timeout"]
+    if target.difficulty:
+        ok0, other0 = select_counts(before, target.difficulty)
+        ok1, other1 = select_counts(server.scrape(), target.difficulty)
+        r["server_ok"] = int(ok1 - ok0)
+        r["server_errors"] = int(other1 - other0)
+        errors += r["server_errors"] + abs(r["total"] - r["server_ok"])
+    else:
+        replies = r["data_bytes"] // HEALTH_REPLY_BYTES
+        r["server_ok"] = replies if r["data_bytes"] % HEALTH_REPLY_BYTES == 0 else -1
+        r["server_errors"] = r["total"] - replies
+        errors += abs(r["total"] * HEALTH_REPLY_BYTES - r["data_bytes"]) // HEALTH_REPLY_BYTES
+    r["errors"] = errors
+    return r, errors
+
+
+def machine():
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = os.getloadavg()
+    return (f"{platform.node()} ({platform.system()} {platform.release()}, {cpu}, "
+            f"{os.cpu_count()} CPUs, load average at start "
+            f"{load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f})")
+
+
+def h2load_version():
+    out = subprocess.run(["h2load", "--version"], capture_output=True, text=True)
+    return out.stdout.strip().splitlines()[0] if out.stdout else "h2load"
+
+
+def shape(concurrency):
+    """(connections, streams per connection) for a concurrency: at most 4 connections."""
+    conns = min(4, concurrency)
+    return conns, concurrency // conns
+
+
+def bench(args):
+    payloads = args.payloads
+    targets = [
+        Target("Health/Check", HEALTH_PATH, os.path.join(payloads, "health.h2load.bin")),
+        Target("SelectPlay lexio EASY (follow)", SELECT_PATH,
+               os.path.join(payloads, "lexio_easy_follow.h2load.bin"), "easy"),
+    ]
+    expert = Target("SelectPlay lexio EXPERT 20 ms (follow)", SELECT_PATH,
+                    os.path.join(payloads, "lexio_expert_follow.h2load.bin"), "expert")
+    started = datetime.datetime.now(datetime.timezone.utc)
+    host = machine()
+    tmp = tempfile.mkdtemp(prefix="h2bench-")
+    server = Server(args.binary, os.path.join(tmp, "server.log"), args.serve_arg)
+    rows, failures = [], []
+    try:
+        for t in targets:  # warm-up: connections, allocator, caches
+            checked_run(server, t, args.warmup, 4, 4)
+        for c in args.concurrency:
+            conns, streams = shape(c)
+            n = args.requests if c > 1 else max(1, args.requests // 4)
+            pooled = {t.name: {"lat": [], "n": 0, "secs": 0.0, "errors": 0,
+                               "runs": []} for t in targets}
+            for rep in range(args.reps):
+                for t in targets:  # alternate: both see the same machine load
+                    log = os.path.join(tmp, f"lat-{c}-{rep}-{len(t.name)}.tsv")
+                    r, errors = checked_run(server, t, n, conns, streams, log)
+                    p = pooled[t.name]
+                    p["lat"] += latencies_us(log)
+                    p["n"] += r["total"]
+                    p["secs"] += r["seconds"]
+                    p["errors"] += errors
+                    p["runs"].append(r["rps"])
+                    if errors:
+                        failures.append(f"{t.name} c={c} rep {rep}: {errors} errors\n"
+                                        f"{r['raw']}")
+            for t in targets:
+                p = pooled[t.name]
+                lat = sorted(p["lat"])
+                rows.append({"target": t.name, "c": c, "conns": conns,
+                             "streams": streams, "n": p["n"],
+                             "rps": p["n"] / p["secs"], "runs": p["runs"],
+                             "p50": percentile(lat, 50) / 1000,
+                             "p99": percentile(lat, 99) / 1000,
+                             "errors": p["errors"]})
+        if args.expert:
+            log = os.path.join(tmp, "lat-expert.tsv")
+            r, errors = checked_run(server, expert, args.expert, 2, 1, log)
+            lat = sorted(latencies_us(log))
+            rows.append({"target": expert.name, "c": 2, "conns": 2, "streams": 1,
+                         "n": r["total"], "rps": r["rps"], "runs": [r["rps"]],
+                         "p50": percentile(lat, 50) / 1000,
+                         "p99": percentile(lat, 99) / 1000, "errors": errors})
+            if errors:
+                failures.append(f"{expert.name}: {errors} errors\n{r['raw']}")
+    finally:
+        code = server.stop()
+    if code != 0:
+        failures.append(f"server exited with {code}")
+
+    health = {r["c"]: r for r in rows if r["target"] == targets[0].name}
+    select = {r["c"]: r for r in rows if r["target"] == targets[1].name}
+    lines = [
+        f"# {args.title}",
+        "",
+        f"- Date: {started.strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- Machine: {host}",
+        f"- Tool: {h2load_version()}, one thread (`-t 1`); gRPC headers "
+        f"`{'`, `'.join(GRPC_HEADERS)}`",
+        f"- Server: `{args.binary} serve {' '.join(args.serve_arg)}`: defaults except "
+        f"loopback ports and JSON logs to a file; decision slots "
+        f"{server.config.get('decision_slots')}",
+        f"- Payloads: `{payloads}` (`climbot loadtest payloads --seed 1`); SelectPlay = "
+        "`lexio_easy_follow`, a 4-player view after 10+ actions with a play to beat",
+        f"- Each concurrency: {args.reps} alternated runs per target (health, SelectPlay, "
+        f"health, ...), {args.requests} requests each ({max(1, args.requests // 4)} at "
+        f"concurrency 1), after {args.warmup} warm-up requests per target. Throughput = "
+        "requests / time summed over the runs; p50/p99 pooled over every request.",
+        "- Errors: h2load non-2xx/failed/timeouts, plus the server's side: for SelectPlay "
+        "the change in `climbot_requests_total{rpc=\"select_play\"}` by code (OK must "
+        "equal requests sent, other codes 0); for Health/Check every reply must be the "
+        "7-byte SERVING body (error replies have no body).",
+        "",
+        "| Target | Concurrency (conns x streams) | Requests | Throughput (req/s) | "
+        "Runs (req/s) | p50 (ms) | p99 (ms) | Errors |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['target']} | {r['c']} ({r['conns']} x {r['streams']}) | {r['n']} | "
+            f"{r['rps']:.0f} | {', '.join(f'{x:.0f}' for x in r['runs'])} | "
+            f"{r['p50']:.3f} | {r['p99']:.3f} | {r['errors']} |")
+    lines += ["", "## SelectPlay (Lexio EASY) against Health/Check, same run", "",
+              "| Concurrency | Throughput ratio | p50 ratio | p99 ratio |",
+              "|---|---|---|---|"]
+    verdicts = []
+    for c in args.concurrency:
+        h, s = health[c], select[c]
+        ratio = s["rps"] / h["rps"]
+        lines.append(f"| {c} | {ratio:.2f} | {s['p50'] / h['p50']:.2f} | "
+                     f"{s['p99'] / h['p99']:.2f} |")
+        verdicts.append((f"throughput ratio at concurrency {c} >= 0.80", ratio >= 0.80))
+    verdicts.append(("SelectPlay p99 at concurrency 16 <= 2 ms",
+                     16 in select and select[16]["p99"] <= 2.0))
+    verdicts.append(("zero errors", not failures))
+    lines += ["", "## Targets", ""]
+    lines += [f"- [{'x' if ok else ' '}] {what}" for what, ok in verdicts]
+    if failures:
+        lines += ["", "## Failures", "", "```", *failures, "```"]
+    report = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(report)
+    print(report)
+    if failures:
+        sys.exit(1)
+    if args.strict and not all(ok for _, ok in verdicts):
+        sys.exit(1)
+
+
+def soak(args):
+    started = datetime.datetime.now(datetime.timezone.utc)
+    host = machine()
+    tmp = tempfile.mkdtemp(prefix="h2soak-")
+    target = Target("SelectPlay lexio EASY (follow)", SELECT_PATH,
+                    os.path.join(args.payloads, "lexio_easy_follow.h2load.bin"), "easy")
+    server = Server(args.binary, os.path.join(tmp, "server.log"), args.serve_arg)
+    samples, stop = [], threading.Event()
+
+    def sample():
+        t0 = time.monotonic()
+        while not stop.is_set():
+            rss = server.rss_kib()
+            if rss is not None:
+                samples.append((time.monotonic() - t0, rss))
+            stop.wait(args.sample_every)
+
+    failures = []
+    try:
+        # Warm-up at full speed, then the baseline RSS is the first sample of the soak.
+        checked_run(server, target, 2000, 4, 4)
+        sampler = threading.Thread(target=sample, daemon=True)
+        clients = args.clients
+        per_client = max(1, round(args.rate / clients))
+        total = per_client * clients * args.duration
+        sampler.start()
+        r, errors = checked_run(server, target, total, clients, 1, None, per_client,
+                                timeout=args.duration * 2 + 60)
+        stop.set()
+        sampler.join()
+        if errors:
+            failures.append(f"{errors} errors\n{r['raw']}")
+    finally:
+        stop.set()
+        code = server.stop()
+    if code != 0:
+        failures.append(f"server exited with {code}")
+    first = samples[0][1]
+    peak = max(rss for _, rss in samples)
+    last = samples[-1][1]
+    # Growth after the first minute (allocator pools and connection buffers settle).
+    settled = [rss for t, rss in samples if t >= min(60, args.duration / 4)]
+    base = settled[0] if settled else first
+    growth = (last - first) / first * 100
+    settled_growth = (last - base) / base * 100
+    lines = [
+        "# climbot soak (h2load, fixed rate)",
+        "",
+        f"- Date: {started.strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- Machine: {host}",
+        f"- Tool: {h2load_version()}: {clients} connections x {per_client} req/s "
+        f"(`--rps`) = {per_client * clients} req/s for {args.duration} s "
+        f"(`-n {total}`); SelectPlay Lexio EASY (`lexio_easy_follow`)",
+        f"- Server: `{args.binary} serve` (release, defaults, JSON logs to a file); "
+        f"VmRSS from /proc/<pid>/status every {args.sample_every} s",
+        "",
+        "| Requests | Achieved (req/s) | Errors (h2load + server /metrics) | RSS first "
+        "(KiB) | RSS peak (KiB) | RSS last (KiB) | Growth first->last | Growth after "
+        "warm-up |",
+        "|---|---|---|---|---|---|---|---|",
+        f"| {r['total']} | {r['rps']:.0f} | {r['errors']} | {first} | {peak} | {last} | "
+        f"{growth:+.1f}% | {settled_growth:+.1f}% |",
+        "",
+        f"- [{'x' if not failures else ' '}] no errors (server OK count grew by "
+        f"{r['server_ok']}, other codes by {r['server_errors']})",
+        f"- [{'x' if growth < 10 else ' '}] resident memory growth under 10% "
+        f"({growth:+.1f}%)",
+        "",
+        "RSS samples (s: KiB), every minute:",
+        "",
+        "```",
+    ]
+    next_mark = 0.0
+    for t, rss in samples:
+        if t >= next_mark:
+            lines.append(f"{t:6.0f}: {rss}")
+            next_mark += 60
+    lines.append(f"{samples[-1][0]:6.0f}: {samples[-1][1]} (last)")
+    lines.append("```")
+    if failures:
+        lines += ["", "## Failures", "", "```", *failures, "```"]
+    report = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(report)
+    print(report)
+    if failures or growth >= 10:
+        sys.exit(1)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--binary", default="target/release/climbot")
+    p.add_argument("--payloads", default="deploy/loadtest/payloads")
+    p.add_argument("--out", help="write the markdown report here")
+    p.add_argument("--serve-arg", action="append", default=[],
+                   help="extra `climbot serve` argument (repeatable), e.g. --serve-arg=--log=warn")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("bench")
+    b.add_argument("--concurrency", type=int, nargs="+", default=[1, 16, 64])
+    b.add_argument("--requests", type=int, default=20000)
+    b.add_argument("--reps", type=int, default=3)
+    b.add_argument("--warmup", type=int, default=2000)
+    b.add_argument("--expert", type=int, default=200,
+                   help="EXPERT requests at concurrency 2 (0: skip)")
+    b.add_argument("--title", default="climbot load test (h2load)")
+    b.add_argument("--strict", action="store_true",
+                   help="also fail when a target (ratio, p99) is missed")
+    s = sub.add_parser("soak")
+    s.add_argument("duration", type=int, help="seconds")
+    s.add_argument("rate", type=int, help="requests per second")
+    s.add_argument("--clients", type=int, default=4)
+    s.add_argument("--sample-every", type=float, default=5.0)
+    args = p.parse_args()
+    if args.cmd == "soak" and not (1 <= args.duration <= 3600 and 1 <= args.rate <= 20000):
+        die("soak: duration must be 1..3600 s and rate 1..20000 req/s")
+    {"bench": bench, "soak": soak}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()
