@@ -234,11 +234,10 @@ fn select_play_json(request: &pb::SelectPlayRequest) -> Value {
     let mut out = Map::new();
     if let Some(view) = &request.view {
         let mut game = Map::new();
-        match &view.game {
-            Some(pb::game_view::Game::Lexio(lexio)) => {
-                game.insert("lexio".into(), lexio_view_json(lexio));
-            }
-            None => {}
+        // Payloads are generated for Lexio only so far (the other games' views go
+        // here when their payloads are added).
+        if let Some(pb::game_view::Game::Lexio(lexio)) = &view.game {
+            game.insert("lexio".into(), lexio_view_json(lexio));
         }
         out.insert("view".into(), Value::Object(game));
     }
