@@ -71,7 +71,7 @@ pub fn run(command: LoadtestCommand) -> Result<(), String> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Payload {
     /// A `climbot.v1.BotService/SelectPlay` request.
-    SelectPlay(pb::SelectPlayRequest),
+    SelectPlay(Box<pb::SelectPlayRequest>),
     /// A `grpc.health.v1.Health/Check` request.
     Health(tonic_health::pb::HealthCheckRequest),
 }
@@ -148,7 +148,7 @@ pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String>
                 };
                 payloads.push((
                     format!("{game}_{level}_{kind}"),
-                    Payload::SelectPlay(request),
+                    Payload::SelectPlay(Box::new(request)),
                 ));
             }
         }
@@ -377,7 +377,7 @@ mod tests {
                 Payload::SelectPlay(request) => {
                     assert_eq!(
                         pb::SelectPlayRequest::decode(&message[..]).unwrap(),
-                        request
+                        *request
                     );
                 }
                 Payload::Health(request) => {
