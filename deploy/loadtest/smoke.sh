@@ -16,7 +16,7 @@ source deploy/loadtest/common.sh
 stubs=$(mktemp -d)
 trap 'rm -rf "$stubs"' EXIT
 python3 -m grpc_tools.protoc -I proto --python_out="$stubs" climbot/v1/bot.proto \
-  climbot/v1/lexio.proto
+  climbot/v1/lexio.proto climbot/v1/dalmuti.proto climbot/v1/daifugo.proto
 PYTHONPATH="$stubs" python3 - "$PAYLOADS" <<'PY'
 import glob, os, sys
 from google.protobuf import json_format
