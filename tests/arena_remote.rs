@@ -1,46 +1,47 @@
 //! The arena's `--via` mode: decisions through a real server give the same results as
-//! the in-process run with the same seeds.
+//! the in-process run with the same seeds, in every game.
 
 mod common;
 
 use climbot::arena::remote::Remote;
-use climbot::arena::{ArenaConfig, LexioRunner, run};
+use climbot::arena::{
+    ArenaConfig, ArenaReport, DaifugoRunner, DalmutiRunner, GameRunner, LexioRunner, run,
+};
+use climbot::daifugo::rules::RuleSet;
 use climbot::lexio::PlayerCount;
 use std::sync::Arc;
 
-#[test]
-fn remote_results_equal_in_process_results() {
+/// Every bot's metric means, by label.
+fn means(report: &ArenaReport) -> Vec<(String, Vec<(String, f64)>)> {
+    report
+        .bots
+        .iter()
+        .map(|(label, b)| {
+            let metrics = b.metrics.iter().map(|(n, m)| (n.clone(), m.mean)).collect();
+            (label.clone(), metrics)
+        })
+        .collect()
+}
+
+/// Runs `lineup` in-process and through a real server (`runner(None)` and
+/// `runner(Some(remote))`) and asserts identical results and no remote failure.
+fn assert_remote_equals_local(
+    lineup: &[&str],
+    seed: u64,
+    runner: impl Fn(Option<Arc<Remote>>) -> Box<dyn GameRunner>,
+) {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let mut server = runtime.block_on(common::start(common::test_config()));
-    let url = format!("http://{}", server.addr);
     let config = ArenaConfig {
-        lineup: vec!["random".into(), "easy".into()],
-        blocks: 3,
-        seed: 11,
+        lineup: lineup.iter().map(|s| s.to_string()).collect(),
+        blocks: 2,
+        seed,
         sprt: None,
     };
-    let local = run(&LexioRunner::new(PlayerCount::Four, 2), &config).unwrap();
-    let remote = Arc::new(Remote::connect(&url).unwrap());
-    let runner = LexioRunner {
-        remote: Some(remote.clone()),
-        ..LexioRunner::new(PlayerCount::Four, 2)
-    };
-    let via = run(&runner, &config).unwrap();
+    let local = run(runner(None).as_ref(), &config).unwrap();
+    let remote = Arc::new(Remote::connect(&format!("http://{}", server.addr)).unwrap());
+    let via = run(runner(Some(remote.clone())).as_ref(), &config).unwrap();
     assert_eq!(remote.error(), None);
-    let means = |r: &climbot::arena::ArenaReport| {
-        r.bots
-            .iter()
-            .map(|(l, b)| {
-                (
-                    l.clone(),
-                    b.metrics
-                        .iter()
-                        .map(|(n, m)| (n.clone(), m.mean))
-                        .collect::<Vec<_>>(),
-                )
-            })
-            .collect::<Vec<_>>()
-    };
     assert_eq!(means(&local), means(&via));
     assert_eq!(local.diff, via.diff);
     server.begin_shutdown();
@@ -48,79 +49,36 @@ fn remote_results_equal_in_process_results() {
 }
 
 #[test]
+fn remote_lexio_results_equal_in_process_results() {
+    assert_remote_equals_local(&["random", "easy"], 11, |remote| {
+        Box::new(LexioRunner {
+            remote,
+            ..LexioRunner::new(PlayerCount::Four, 2)
+        })
+    });
+}
+
+#[test]
 fn remote_dalmuti_results_equal_in_process_results() {
-    use climbot::arena::DalmutiRunner;
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let mut server = runtime.block_on(common::start(common::test_config()));
-    let url = format!("http://{}", server.addr);
-    let config = ArenaConfig {
-        lineup: vec!["singles".into(), "easy".into()],
-        blocks: 2,
-        seed: 5,
-        sprt: None,
-    };
-    let runner = DalmutiRunner {
-        players: 4,
-        hands: 3,
-        remote: None,
-    };
-    let local = run(&runner, &config).unwrap();
-    let remote = Arc::new(Remote::connect(&url).unwrap());
-    let via = run(
-        &DalmutiRunner {
-            remote: Some(remote.clone()),
-            ..runner
-        },
-        &config,
-    )
-    .unwrap();
-    assert_eq!(remote.error(), None);
-    assert_eq!(local.diff, via.diff);
-    assert_eq!(
-        local.bots.iter().map(|(_, b)| b.mean).collect::<Vec<_>>(),
-        via.bots.iter().map(|(_, b)| b.mean).collect::<Vec<_>>()
-    );
-    server.begin_shutdown();
-    runtime.block_on(server.stopped()).unwrap();
+    assert_remote_equals_local(&["singles", "easy"], 5, |remote| {
+        Box::new(DalmutiRunner {
+            players: 4,
+            hands: 3,
+            remote,
+        })
+    });
 }
 
 #[test]
 fn remote_daifugo_results_equal_in_process_results() {
-    use climbot::arena::DaifugoRunner;
-    use climbot::daifugo::rules::RuleSet;
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let mut server = runtime.block_on(common::start(common::test_config()));
-    let url = format!("http://{}", server.addr);
-    let config = ArenaConfig {
-        lineup: vec!["random".into(), "easy".into()],
-        blocks: 2,
-        seed: 9,
-        sprt: None,
-    };
     for rules in [RuleSet::house(), RuleSet::uecda()] {
-        let runner = DaifugoRunner {
-            players: 4,
-            games: 3,
-            rules,
-            remote: None,
-        };
-        let local = run(&runner, &config).unwrap();
-        let remote = Arc::new(Remote::connect(&url).unwrap());
-        let via = run(
-            &DaifugoRunner {
-                remote: Some(remote.clone()),
-                ..runner
-            },
-            &config,
-        )
-        .unwrap();
-        assert_eq!(remote.error(), None);
-        assert_eq!(local.diff, via.diff);
-        assert_eq!(
-            local.bots.iter().map(|(_, b)| b.mean).collect::<Vec<_>>(),
-            via.bots.iter().map(|(_, b)| b.mean).collect::<Vec<_>>()
-        );
+        assert_remote_equals_local(&["random", "easy"], 9, |remote| {
+            Box::new(DaifugoRunner {
+                players: 4,
+                games: 3,
+                rules,
+                remote,
+            })
+        });
     }
-    server.begin_shutdown();
-    runtime.block_on(server.stopped()).unwrap();
 }

@@ -1,7 +1,7 @@
 //! Each game's block runner: plays one seeded match with a bot per seat and reports
 //! per-seat metric sums.
 
-use super::remote::{Remote, RemoteDaifugo, RemoteDalmuti, RemoteLexio};
+use super::remote::{Remote, RemoteBot};
 use super::{Latencies, SeatTotals, timed};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::daifugo::bots::baselines as daifugo_baselines;
@@ -64,7 +64,7 @@ impl LexioRunner {
         if let Some(remote) = &self.remote
             && let Some(d) = Difficulty::ALL.into_iter().find(|d| d.name() == name)
         {
-            return Some(Box::new(RemoteLexio {
+            return Some(Box::new(RemoteBot {
                 remote,
                 difficulty: d,
             }));
@@ -228,34 +228,22 @@ impl GameRunner for DalmutiRunner {
         bots: &[String],
         latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let remote: Vec<RemoteDalmuti<'_>> = match &self.remote {
-            Some(r) => Difficulty::ALL
-                .into_iter()
-                .map(|difficulty| RemoteDalmuti {
-                    remote: r,
-                    difficulty,
-                })
-                .collect(),
-            None => Vec::new(),
-        };
-        let timed: Vec<Timed<'_, dyn DalmutiPolicy + '_>> = bots
-            .iter()
-            .map(|b| match remote.iter().find(|r| r.difficulty.name() == b) {
-                Some(r) => Ok(Timed::new(r as &dyn DalmutiPolicy)),
-                None => dalmuti_bot(b)
-                    .map(|p| Timed::new(p as &dyn DalmutiPolicy))
-                    .ok_or_else(|| format!("no Dalmuti bot {b:?}")),
-            })
-            .collect::<Result<_, _>>()?;
+        let remote = self
+            .remote
+            .as_deref()
+            .map(RemoteBot::every_level)
+            .unwrap_or_default();
+        let timed = seat_policies::<dyn DalmutiPolicy + '_>(
+            bots,
+            &remote,
+            |b| dalmuti_bot(b).map(|p| p as &dyn DalmutiPolicy),
+            |r| r as &dyn DalmutiPolicy,
+            "Dalmuti",
+        )?;
         let policies: Vec<&dyn DalmutiPolicy> =
             timed.iter().map(|t| t as &dyn DalmutiPolicy).collect();
         let result = dalmuti_match(&policies, self.hands, seed).map_err(|e| e.to_string())?;
-        if let Some(e) = self.remote.as_ref().and_then(|r| r.error()) {
-            return Err(format!("remote decision: {e}"));
-        }
-        for (slot, t) in latencies.iter_mut().zip(timed) {
-            *slot = t.into_latencies();
-        }
+        finish_timing(self.remote.as_deref(), timed, latencies)?;
         Ok((0..self.players)
             .map(|p| SeatTotals {
                 sums: vec![
@@ -276,6 +264,40 @@ impl GameRunner for DalmutiRunner {
             })
             .collect())
     }
+}
+
+/// Each seat's policy, timed: a served level through the server when there is one,
+/// otherwise the local bot of that name.
+fn seat_policies<'a, P: ?Sized>(
+    bots: &[String],
+    remote: &'a [RemoteBot<'a>],
+    local: impl Fn(&str) -> Option<&'a P>,
+    as_policy: impl Fn(&'a RemoteBot<'a>) -> &'a P,
+    game: &str,
+) -> Result<Vec<Timed<'a, P>>, String> {
+    bots.iter()
+        .map(|b| match remote.iter().find(|r| r.difficulty.name() == b) {
+            Some(r) => Ok(Timed::new(as_policy(r))),
+            None => local(b)
+                .map(Timed::new)
+                .ok_or_else(|| format!("no {game} bot {b:?}")),
+        })
+        .collect()
+}
+
+/// Reports a remote failure instead of results, and hands each seat its times.
+fn finish_timing<P: ?Sized>(
+    remote: Option<&Remote>,
+    timed: Vec<Timed<'_, P>>,
+    latencies: &mut [Latencies],
+) -> Result<(), String> {
+    if let Some(e) = remote.and_then(Remote::error) {
+        return Err(format!("remote decision: {e}"));
+    }
+    for (slot, t) in latencies.iter_mut().zip(timed) {
+        *slot = t.into_latencies();
+    }
+    Ok(())
 }
 
 /// A Daifugo bot by arena name: the served levels and the baselines.
@@ -340,34 +362,22 @@ impl GameRunner for DaifugoRunner {
         bots: &[String],
         latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let remote: Vec<RemoteDaifugo<'_>> = match &self.remote {
-            Some(r) => Difficulty::ALL
-                .into_iter()
-                .map(|difficulty| RemoteDaifugo {
-                    remote: r,
-                    difficulty,
-                })
-                .collect(),
-            None => Vec::new(),
-        };
-        let timed: Vec<Timed<'_, dyn DaifugoPolicy + '_>> = bots
-            .iter()
-            .map(|b| match remote.iter().find(|r| r.difficulty.name() == b) {
-                Some(r) => Ok(Timed::new(r as &dyn DaifugoPolicy)),
-                None => daifugo_bot(b)
-                    .map(|p| Timed::new(p as &dyn DaifugoPolicy))
-                    .ok_or_else(|| format!("no Daifugo bot {b:?}")),
-            })
-            .collect::<Result<_, _>>()?;
+        let remote = self
+            .remote
+            .as_deref()
+            .map(RemoteBot::every_level)
+            .unwrap_or_default();
+        let timed = seat_policies::<dyn DaifugoPolicy + '_>(
+            bots,
+            &remote,
+            |b| daifugo_bot(b).map(|p| p as &dyn DaifugoPolicy),
+            |r| r as &dyn DaifugoPolicy,
+            "Daifugo",
+        )?;
         let policies: Vec<&dyn DaifugoPolicy> =
             timed.iter().map(|t| t as &dyn DaifugoPolicy).collect();
         let records = daifugo_match(self.rules, &policies, self.games, seed)?;
-        if let Some(e) = self.remote.as_ref().and_then(|r| r.error()) {
-            return Err(format!("remote decision: {e}"));
-        }
-        for (slot, t) in latencies.iter_mut().zip(timed) {
-            *slot = t.into_latencies();
-        }
+        finish_timing(self.remote.as_deref(), timed, latencies)?;
         let p = self.players;
         Ok((0..p)
             .map(|seat| {

@@ -70,6 +70,25 @@ impl Remote {
     }
 }
 
+/// A served level of any game, decided by the server.
+#[derive(Clone, Copy)]
+pub struct RemoteBot<'a> {
+    /// The connection.
+    pub remote: &'a Remote,
+    /// The level asked for.
+    pub difficulty: Difficulty,
+}
+
+impl<'a> RemoteBot<'a> {
+    /// One remote bot per level, for runners that look bots up by name.
+    pub fn every_level(remote: &'a Remote) -> Vec<RemoteBot<'a>> {
+        Difficulty::ALL
+            .into_iter()
+            .map(|difficulty| RemoteBot { remote, difficulty })
+            .collect()
+    }
+}
+
 fn difficulty_to_wire(d: Difficulty) -> pb::Difficulty {
     crate::service::game::difficulty_to_wire(d)
 }
@@ -99,15 +118,7 @@ fn remote_decision<T>(
     answer.map_err(|e| remote.fail(e)).ok()
 }
 
-/// A served Dalmuti level, decided by the server.
-pub struct RemoteDalmuti<'a> {
-    /// The connection.
-    pub remote: &'a Remote,
-    /// The level asked for.
-    pub difficulty: Difficulty,
-}
-
-impl DalmutiPolicy for RemoteDalmuti<'_> {
+impl DalmutiPolicy for RemoteBot<'_> {
     fn name(&self) -> &'static str {
         self.difficulty.name()
     }
@@ -124,15 +135,7 @@ impl DalmutiPolicy for RemoteDalmuti<'_> {
     }
 }
 
-/// A served Daifugo level, decided by the server.
-pub struct RemoteDaifugo<'a> {
-    /// The connection.
-    pub remote: &'a Remote,
-    /// The level asked for.
-    pub difficulty: Difficulty,
-}
-
-impl DaifugoPolicy for RemoteDaifugo<'_> {
+impl DaifugoPolicy for RemoteBot<'_> {
     fn name(&self) -> &'static str {
         self.difficulty.name()
     }
@@ -149,15 +152,7 @@ impl DaifugoPolicy for RemoteDaifugo<'_> {
     }
 }
 
-/// A served Lexio level, decided by the server.
-pub struct RemoteLexio<'a> {
-    /// The connection.
-    pub remote: &'a Remote,
-    /// The level asked for.
-    pub difficulty: Difficulty,
-}
-
-impl LexioPolicy for RemoteLexio<'_> {
+impl LexioPolicy for RemoteBot<'_> {
     fn name(&self) -> &'static str {
         self.difficulty.name()
     }
