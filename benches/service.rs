@@ -55,6 +55,7 @@ fn request() -> pb::SelectPlayRequest {
         scores: vec![0; 4],
     };
     pb::SelectPlayRequest {
+        explain: false,
         view: Some(pb::GameView {
             game: Some(pb::game_view::Game::Lexio(view)),
         }),

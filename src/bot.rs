@@ -113,6 +113,64 @@ impl<'a> DecisionContext<'a> {
     }
 }
 
+/// One candidate of an evaluation bot with its score, for `explain`: the terms sum to
+/// `score`, and `probability` is the chance the seeded softmax picks it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained<A> {
+    /// The candidate action.
+    pub action: A,
+    /// Its total score (higher is better).
+    pub score: f64,
+    /// The chance it is chosen (0 outside the softmax's margin).
+    pub probability: f64,
+    /// Each score term by name.
+    pub terms: Vec<(&'static str, f64)>,
+}
+
+/// The softmax choice probabilities of candidates scored `scores`: only those within
+/// `margin` of the best take part, weighted `exp((score - best) / temperature)`; with
+/// `temperature <= 0` (or one near candidate) the first best gets everything.
+pub fn softmax_probabilities(scores: &[f64], temperature: f64, margin: f64) -> Vec<f64> {
+    let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut out = vec![0.0; scores.len()];
+    if scores.is_empty() {
+        return out;
+    }
+    if temperature <= 0.0 {
+        let first = scores.iter().position(|&s| s == best).unwrap_or(0);
+        out[first] = 1.0;
+        return out;
+    }
+    for (p, &s) in out.iter_mut().zip(scores) {
+        if s >= best - margin {
+            *p = ((s - best) / temperature).exp();
+        }
+    }
+    let total: f64 = out.iter().sum();
+    for p in &mut out {
+        *p /= total;
+    }
+    out
+}
+
+/// Draws an index from `probabilities` (which sum to 1) with the context's generator;
+/// exactly one draw, whatever the distribution, so decisions replay from the seed.
+pub fn draw_index(probabilities: &[f64], ctx: &mut DecisionContext<'_>) -> usize {
+    let mut x = ctx.unit();
+    let mut last = 0;
+    for (i, &p) in probabilities.iter().enumerate() {
+        if p <= 0.0 {
+            continue;
+        }
+        last = i;
+        if x < p {
+            return i;
+        }
+        x -= p;
+    }
+    last
+}
+
 /// A uniform draw from `0..n` by multiply-shift with rejection (Lemire), stable for a
 /// given generator state. Panics if `n == 0`.
 pub fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
@@ -160,6 +218,29 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, (0..60).collect::<Vec<_>>());
         assert_ne!(v, sorted, "a 60-element shuffle left everything in place");
+    }
+
+    #[test]
+    fn softmax_keeps_only_near_candidates_and_draws_reproducibly() {
+        let p = softmax_probabilities(&[1.0, 0.9, 0.0, 1.0], 0.1, 0.3);
+        assert_eq!(p[2], 0.0);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(p[0] == p[3] && p[0] > p[1] && p[1] > 0.0);
+        assert_eq!(
+            softmax_probabilities(&[0.5, 2.0, 2.0], 0.0, 1.0),
+            vec![0.0, 1.0, 0.0]
+        );
+        let mut counts = [0usize; 4];
+        for seed in 0..2000 {
+            let i = draw_index(&p, &mut DecisionContext::unbounded(seed));
+            assert_eq!(i, draw_index(&p, &mut DecisionContext::unbounded(seed)));
+            counts[i] += 1;
+        }
+        assert_eq!(counts[2], 0);
+        assert!(
+            counts[1] > 100 && counts[0] > 500 && counts[3] > 500,
+            "{counts:?}"
+        );
     }
 
     #[test]

@@ -141,6 +141,7 @@ pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String>
         for (level, difficulty, budget_ms) in levels {
             for (kind, view) in &views {
                 let request = pb::SelectPlayRequest {
+                    explain: false,
                     view: Some(view.clone()),
                     difficulty: difficulty as i32,
                     seed: None,

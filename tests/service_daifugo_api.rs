@@ -24,6 +24,7 @@ fn game_view(view: pb::DaifugoView) -> pb::GameView {
 
 fn select(view: pb::DaifugoView, difficulty: pb::Difficulty) -> pb::SelectPlayRequest {
     pb::SelectPlayRequest {
+        explain: false,
         view: Some(game_view(view)),
         difficulty: difficulty as i32,
         seed: None,

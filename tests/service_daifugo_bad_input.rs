@@ -561,6 +561,7 @@ async fn every_bad_view_is_invalid_argument_naming_the_field() {
     for bad in list {
         let select = client
             .select_play(pb::SelectPlayRequest {
+                explain: false,
                 view: request(bad.view.clone()),
                 difficulty: pb::Difficulty::Easy as i32,
                 seed: None,
@@ -617,6 +618,7 @@ async fn the_base_views_of_the_catalogue_are_accepted() {
         for difficulty in [pb::Difficulty::Easy, pb::Difficulty::Unspecified] {
             client
                 .select_play(pb::SelectPlayRequest {
+                    explain: false,
                     view: request(Some(view.clone())),
                     difficulty: difficulty as i32,
                     seed: None,

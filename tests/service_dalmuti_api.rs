@@ -105,6 +105,7 @@ fn dalmuti_view(view: &DalmutiView) -> pb::GameView {
 
 fn select_dalmuti(view: &DalmutiView, difficulty: pb::Difficulty) -> pb::SelectPlayRequest {
     pb::SelectPlayRequest {
+        explain: false,
         view: Some(dalmuti_view(view)),
         difficulty: difficulty as i32,
         seed: None,

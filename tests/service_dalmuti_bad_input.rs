@@ -491,6 +491,7 @@ fn catalogue() -> Vec<Bad> {
 
 fn request(view: pb::DalmutiView) -> pb::SelectPlayRequest {
     pb::SelectPlayRequest {
+        explain: false,
         view: Some(pb::GameView {
             game: Some(pb::game_view::Game::Dalmuti(view)),
         }),

@@ -42,6 +42,7 @@ const HARD_LIMIT: Duration = Duration::from_secs(20);
 fn request(views: &[pb::GameView], id: u64) -> pb::SelectPlayRequest {
     let expert = id.is_multiple_of(4);
     pb::SelectPlayRequest {
+        explain: false,
         view: Some(views[(id % views.len() as u64) as usize].clone()),
         difficulty: if expert {
             pb::Difficulty::Expert

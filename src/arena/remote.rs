@@ -103,6 +103,7 @@ fn remote_decision<T>(
     read: impl FnOnce(pb::decision::Game) -> Result<T, String>,
 ) -> Option<T> {
     let request = pb::SelectPlayRequest {
+        explain: false,
         view: Some(pb::GameView { game: Some(view) }),
         difficulty: difficulty_to_wire(difficulty) as i32,
         seed: Some(ctx.seed()),

@@ -15,7 +15,7 @@ use crate::daifugo::view::{
 use crate::daifugo::{DaifugoDecision, DaifugoView, legal_decisions, policy};
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::game::{Game, GameAdapter};
+use crate::service::game::{Answer, Game, GameAdapter, answer};
 
 const PREFIX: &str = "view.daifugo";
 
@@ -595,6 +595,13 @@ pub fn decision_from_wire(
     is_legal(view, &decoded).then_some(decoded)
 }
 
+/// A domain decision as a wire `Decision`.
+fn to_decision(decision: &DaifugoDecision) -> pb::Decision {
+    pb::Decision {
+        game: Some(pb::decision::Game::Daifugo(decision_to_wire(decision))),
+    }
+}
+
 impl GameAdapter for Daifugo {
     fn game(&self) -> Game {
         Game::Daifugo
@@ -611,12 +618,12 @@ impl GameAdapter for Daifugo {
     fn decide(
         &self,
         difficulty: Difficulty,
+        _explain: bool,
         ctx: &mut DecisionContext<'_>,
-    ) -> Option<pb::Decision> {
+    ) -> Option<Answer> {
+        // No Daifugo level scores candidates yet: nothing to explain.
         let decision = policy(difficulty)?.decide(&self.0, ctx);
-        Some(pb::Decision {
-            game: Some(pb::decision::Game::Daifugo(decision_to_wire(&decision))),
-        })
+        Some(answer(decision, Vec::new(), to_decision))
     }
 
     fn legal_plays(&self) -> pb::ListLegalPlaysResponse {

@@ -17,7 +17,7 @@ use crate::dalmuti::{
 };
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::game::{Game, GameAdapter};
+use crate::service::game::{Answer, Game, GameAdapter, answer};
 
 const PREFIX: &str = "view.dalmuti";
 
@@ -306,6 +306,13 @@ pub fn decision_to_wire(decision: &DalmutiDecision) -> pb::DalmutiDecision {
     }
 }
 
+/// A domain decision as a wire `Decision`.
+fn to_decision(decision: &DalmutiDecision) -> pb::Decision {
+    pb::Decision {
+        game: Some(pb::decision::Game::Dalmuti(decision_to_wire(decision))),
+    }
+}
+
 impl GameAdapter for Dalmuti {
     fn game(&self) -> Game {
         Game::Dalmuti
@@ -322,12 +329,16 @@ impl GameAdapter for Dalmuti {
     fn decide(
         &self,
         difficulty: Difficulty,
+        explain: bool,
         ctx: &mut DecisionContext<'_>,
-    ) -> Option<pb::Decision> {
-        let decision = policy(difficulty)?.decide(&self.0, ctx);
-        Some(pb::Decision {
-            game: Some(pb::decision::Game::Dalmuti(decision_to_wire(&decision))),
-        })
+    ) -> Option<Answer> {
+        let policy = policy(difficulty)?;
+        if explain {
+            let (chosen, explained) = policy.decide_explained(&self.0, ctx);
+            Some(answer(chosen, explained, to_decision))
+        } else {
+            Some(answer(policy.decide(&self.0, ctx), Vec::new(), to_decision))
+        }
     }
 
     fn legal_plays(&self) -> pb::ListLegalPlaysResponse {

@@ -3,7 +3,7 @@
 //!
 //! Adding a game = a module implementing [`GameAdapter`] plus one arm in [`decode`].
 
-use crate::bot::{DecisionContext, Difficulty, StableHasher};
+use crate::bot::{DecisionContext, Difficulty, Explained, StableHasher};
 use crate::pb;
 use crate::service::error::ServiceError;
 use crate::service::{daifugo, dalmuti, lexio};
@@ -38,12 +38,69 @@ pub trait GameAdapter: Send + Sync + 'static {
     fn fingerprint(&self) -> u64;
     /// Whether the game has a bot at this level.
     fn supports(&self, difficulty: Difficulty) -> bool;
-    /// The bot's decision (`None` if the level is missing; callers check
-    /// [`GameAdapter::supports`] first).
-    fn decide(&self, difficulty: Difficulty, ctx: &mut DecisionContext<'_>)
-    -> Option<pb::Decision>;
+    /// The bot's decision, with the scored candidates when `explain` is set (`None` if
+    /// the level is missing; callers check [`GameAdapter::supports`] first).
+    fn decide(
+        &self,
+        difficulty: Difficulty,
+        explain: bool,
+        ctx: &mut DecisionContext<'_>,
+    ) -> Option<Answer>;
     /// Every legal action.
     fn legal_plays(&self) -> pb::ListLegalPlaysResponse;
+}
+
+/// A decision on the wire, with its explanation (empty unless asked for).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Answer {
+    /// The decision.
+    pub decision: pb::Decision,
+    /// The best scored candidates, best first.
+    pub explanation: Vec<pb::ExplainedCandidate>,
+}
+
+/// How many candidates an explanation lists at most.
+pub const EXPLAIN_TOP: usize = 10;
+
+/// Puts a domain decision and its scored candidates on the wire: at most
+/// [`EXPLAIN_TOP`] candidates, the chosen one always among them.
+pub fn answer<A: PartialEq>(
+    chosen: A,
+    explained: Vec<Explained<A>>,
+    to_wire: impl Fn(&A) -> pb::Decision,
+) -> Answer {
+    let mut explanation = Vec::with_capacity(explained.len().min(EXPLAIN_TOP));
+    let chosen_rank = explained.iter().position(|e| e.action == chosen);
+    for (rank, e) in explained.iter().enumerate() {
+        let is_chosen = Some(rank) == chosen_rank;
+        if rank >= EXPLAIN_TOP && !is_chosen {
+            continue;
+        }
+        if rank >= EXPLAIN_TOP && explanation.len() == EXPLAIN_TOP {
+            explanation.pop();
+        }
+        explanation.push(pb::ExplainedCandidate {
+            decision: Some(to_wire(&e.action)),
+            score: e.score,
+            probability: e.probability,
+            terms: e
+                .terms
+                .iter()
+                .map(|&(name, value)| pb::ScoreTerm {
+                    name: name.to_string(),
+                    value,
+                })
+                .collect(),
+            chosen: is_chosen,
+        });
+        if explanation.len() == EXPLAIN_TOP && chosen_rank.is_none_or(|c| c < EXPLAIN_TOP) {
+            break;
+        }
+    }
+    Answer {
+        decision: to_wire(&chosen),
+        explanation,
+    }
 }
 
 /// The game a request's view is for (known even when the view is invalid).

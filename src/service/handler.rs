@@ -72,6 +72,18 @@ impl BotHandler {
                 ServiceError::DeadlineExceeded("the call's deadline leaves no time to decide")
             },
         )?;
+        let explain = request.explain;
+        if difficulty == Difficulty::Easy {
+            // EASY is a rule that answers in microseconds: computed on the request's own
+            // task, without a decision slot or a hop to the blocking pool, which would
+            // cost more than the decision (issue #9's load test).
+            let _in_flight = m::InFlight::enter();
+            let never = || false;
+            let mut ctx = DecisionContext::new(seed, &never);
+            let t0 = Instant::now();
+            let answer = view.decide(difficulty, explain, &mut ctx);
+            return self.respond(call, difficulty, seed, answer, false, t0.elapsed());
+        }
         // Waiting for a slot counts against the budget.
         let decide_by = tokio::time::Instant::from_std(plan.decide_by);
         let permit = match tokio::time::timeout_at(decide_by, self.slots.clone().acquire_owned())
@@ -97,8 +109,8 @@ impl BotHandler {
             let stop = move || cancel.load(Ordering::Relaxed) || Instant::now() >= stop_at;
             let mut ctx = DecisionContext::new(seed, &stop);
             let t0 = Instant::now();
-            let decision = view.decide(difficulty, &mut ctx);
-            (decision, ctx.was_fallback(), t0.elapsed())
+            let answer = view.decide(difficulty, explain, &mut ctx);
+            (answer, ctx.was_fallback(), t0.elapsed())
         });
         // Past the decision's stop time, a search that has not returned (a long
         // uninterruptible step) is abandoned halfway through the margin, so that the
@@ -120,27 +132,41 @@ impl BotHandler {
             }
             None => task.await,
         };
-        let (decision, fallback, compute) =
+        let (answer, fallback, compute) =
             joined.map_err(|e| ServiceError::Internal(format!("decision task failed: {e}")))?;
-        let decision = decision.ok_or_else(|| {
+        if plan.answer_by.is_some_and(|t| Instant::now() >= t) {
+            return Err(ServiceError::DeadlineExceeded(
+                "the decision finished after the call's deadline",
+            ));
+        }
+        self.respond(call, difficulty, seed, answer, fallback, compute)
+    }
+
+    /// The response for a computed answer (`None`: the game has no such policy).
+    fn respond(
+        &self,
+        call: &mut CallRecord,
+        difficulty: Difficulty,
+        seed: u64,
+        answer: Option<game::Answer>,
+        fallback: bool,
+        compute: Duration,
+    ) -> Result<pb::SelectPlayResponse, ServiceError> {
+        let answer = answer.ok_or_else(|| {
             ServiceError::Internal(format!(
                 "no {} policy at {}",
                 call.game_name(),
                 difficulty.name()
             ))
         })?;
-        if plan.answer_by.is_some_and(|t| Instant::now() >= t) {
-            return Err(ServiceError::DeadlineExceeded(
-                "the decision finished after the call's deadline",
-            ));
-        }
         call.fallback = fallback;
         Ok(pb::SelectPlayResponse {
-            decision: Some(decision),
+            decision: Some(answer.decision),
             seed,
             fallback,
             difficulty: game::difficulty_to_wire(difficulty) as i32,
             compute_micros: u64::try_from(compute.as_micros()).unwrap_or(u64::MAX),
+            explanation: answer.explanation,
         })
     }
 
@@ -213,7 +239,7 @@ struct CallRecord {
 
 impl CallRecord {
     fn new(rpc: &'static str) -> Self {
-        let span = tracing::info_span!(
+        let span = tracing::debug_span!(
             "call",
             rpc,
             game = field::Empty,
@@ -275,11 +301,33 @@ impl Drop for CallRecord {
         self.span.record("outcome", outcome);
         let elapsed_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
         self.span.record("elapsed_us", elapsed_us);
+        // Successful calls are counted in the metrics and logged at debug only: a
+        // per-call info line costs more than an EASY decision (issue #9's load test).
+        // Client errors are worth a line; server-side failures a warning.
+        let rpc = self.rpc;
+        let seed = self.seed;
         self.span.in_scope(|| match code {
-            Code::Ok | Code::InvalidArgument | Code::Unimplemented => {
-                tracing::info!(outcome, elapsed_us, "call done");
+            Code::Ok => tracing::debug!(outcome, elapsed_us, "call done"),
+            Code::InvalidArgument | Code::Unimplemented | Code::Cancelled => {
+                tracing::info!(
+                    rpc,
+                    game,
+                    difficulty,
+                    seed,
+                    outcome,
+                    elapsed_us,
+                    "call refused"
+                );
             }
-            _ => tracing::warn!(outcome, elapsed_us, "call failed"),
+            _ => tracing::warn!(
+                rpc,
+                game,
+                difficulty,
+                seed,
+                outcome,
+                elapsed_us,
+                "call failed"
+            ),
         });
     }
 }

@@ -10,7 +10,7 @@ use crate::lexio::{
 };
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::game::{Game, GameAdapter};
+use crate::service::game::{Answer, Game, GameAdapter, answer};
 
 const PREFIX: &str = "view.lexio";
 
@@ -188,6 +188,13 @@ pub fn action_to_wire(action: &Action) -> pb::LexioAction {
     }
 }
 
+/// A domain action as a wire `Decision`.
+fn to_decision(action: &Action) -> pb::Decision {
+    pb::Decision {
+        game: Some(pb::decision::Game::Lexio(action_to_wire(action))),
+    }
+}
+
 impl GameAdapter for Lexio {
     fn game(&self) -> Game {
         Game::Lexio
@@ -204,12 +211,16 @@ impl GameAdapter for Lexio {
     fn decide(
         &self,
         difficulty: Difficulty,
+        explain: bool,
         ctx: &mut DecisionContext<'_>,
-    ) -> Option<pb::Decision> {
-        let action = policy(difficulty)?.decide(&self.0, ctx);
-        Some(pb::Decision {
-            game: Some(pb::decision::Game::Lexio(action_to_wire(&action))),
-        })
+    ) -> Option<Answer> {
+        let policy = policy(difficulty)?;
+        if explain {
+            let (chosen, explained) = policy.decide_explained(&self.0, ctx);
+            Some(answer(chosen, explained, to_decision))
+        } else {
+            Some(answer(policy.decide(&self.0, ctx), Vec::new(), to_decision))
+        }
     }
 
     fn legal_plays(&self) -> pb::ListLegalPlaysResponse {

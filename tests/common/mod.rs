@@ -203,6 +203,7 @@ pub fn game_view(view: pb::LexioView) -> pb::GameView {
 
 pub fn select(view: pb::LexioView, difficulty: pb::Difficulty) -> pb::SelectPlayRequest {
     pb::SelectPlayRequest {
+        explain: false,
         view: Some(game_view(view)),
         difficulty: difficulty as i32,
         seed: None,

@@ -7,7 +7,7 @@ use super::cards::Cards;
 use super::moves::for_each_legal_play;
 use super::plays::Play;
 use super::view::{DalmutiView, Phase};
-use crate::bot::{DecisionContext, Difficulty};
+use crate::bot::{DecisionContext, Difficulty, Explained};
 
 /// One decision of one seat, for the view's phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +26,15 @@ pub enum DalmutiDecision {
 pub trait DalmutiPolicy: Send + Sync {
     /// The decision for `view`'s phase; it must be one of [`legal_decisions`].
     fn decide(&self, view: &DalmutiView, ctx: &mut DecisionContext<'_>) -> DalmutiDecision;
+    /// The decision plus the scored candidates behind it, best first (`explain`).
+    /// Bots that score no candidates return the decision and an empty list.
+    fn decide_explained(
+        &self,
+        view: &DalmutiView,
+        ctx: &mut DecisionContext<'_>,
+    ) -> (DalmutiDecision, Vec<Explained<DalmutiDecision>>) {
+        (self.decide(view, ctx), Vec::new())
+    }
     /// A short stable name for logs and reports.
     fn name(&self) -> &'static str;
 }

@@ -11,7 +11,7 @@ pub use expert::ExpertBot;
 pub use hard::{HardBot, Scored, Weights};
 
 use super::view::{Action, LexioView};
-use crate::bot::{DecisionContext, Difficulty};
+use crate::bot::{DecisionContext, Difficulty, Explained};
 
 /// A Lexio bot: given one seat's view, choose a legal action.
 pub trait LexioPolicy: Send + Sync {
@@ -19,6 +19,15 @@ pub trait LexioPolicy: Send + Sync {
     fn name(&self) -> &'static str;
     /// Chooses a legal action for the view. Randomness comes only from `ctx`.
     fn decide(&self, view: &LexioView, ctx: &mut DecisionContext<'_>) -> Action;
+    /// The decision plus the scored candidates behind it, best first (`explain`).
+    /// Bots that score no candidates return the decision and an empty list.
+    fn decide_explained(
+        &self,
+        view: &LexioView,
+        ctx: &mut DecisionContext<'_>,
+    ) -> (Action, Vec<Explained<Action>>) {
+        (self.decide(view, ctx), Vec::new())
+    }
 }
 
 static EXPERT: ExpertBot = ExpertBot { max_iterations: 64 };
@@ -69,5 +78,13 @@ impl LexioPolicy for Borrowed {
 
     fn decide(&self, view: &LexioView, ctx: &mut DecisionContext<'_>) -> Action {
         self.0.decide(view, ctx)
+    }
+
+    fn decide_explained(
+        &self,
+        view: &LexioView,
+        ctx: &mut DecisionContext<'_>,
+    ) -> (Action, Vec<Explained<Action>>) {
+        self.0.decide_explained(view, ctx)
     }
 }
