@@ -11,14 +11,14 @@
 //! same files. Each game is one function returning named views ([`lexio_views`]); a new
 //! game adds one function and one line in [`select_play_payloads`].
 
+use crate::bot::DecisionContext;
+use crate::lexio::PlayerCount;
 use crate::lexio::bots::easy_action;
 use crate::lexio::referee::{Round, deal};
-use crate::lexio::{LexioView, PlayerCount};
 use crate::pb;
-use crate::service::lexio::{decode, view_to_wire};
 use clap::{Args, Subcommand};
 use prost::Message;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// The service name health checks may ask about.
@@ -124,28 +124,27 @@ pub fn all_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String> {
     Ok(payloads)
 }
 
-/// SelectPlay payloads of every served game, at each level the game serves:
-/// `<game>_<difficulty>_<kind>`, e.g. `lexio_easy_follow`.
+/// SelectPlay payloads of every game at EASY, and at each other level the game serves
+/// with its budget: `<game>_<difficulty>_<kind>`, e.g. `lexio_easy_follow`.
 pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String> {
     let mut payloads = Vec::new();
     // One line per game: its views, and the levels it serves with their budgets.
-    let games = [(
-        "lexio",
-        lexio_views(seed)?,
-        [
-            ("easy", pb::Difficulty::Easy, None),
-            ("expert", pb::Difficulty::Expert, Some(EXPERT_BUDGET_MS)),
-        ],
-    )];
+    let easy = ("easy", pb::Difficulty::Easy, None);
+    let expert = ("expert", pb::Difficulty::Expert, Some(EXPERT_BUDGET_MS));
+    let games = [
+        ("lexio", lexio_views(seed)?, vec![easy, expert]),
+        ("dalmuti", dalmuti_views(seed)?, vec![easy]),
+        ("daifugo", daifugo_views(seed)?, vec![easy]),
+    ];
     for (game, views, levels) in games {
         for (level, difficulty, budget_ms) in levels {
             for (kind, view) in &views {
                 let request = pb::SelectPlayRequest {
-                    explain: false,
                     view: Some(view.clone()),
                     difficulty: difficulty as i32,
                     seed: None,
                     budget_ms,
+                    explain: false,
                 };
                 payloads.push((
                     format!("{game}_{level}_{kind}"),
@@ -157,56 +156,186 @@ pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String>
     Ok(payloads)
 }
 
-/// Two mid-game Lexio views (four players) from seeded easy rounds: `follow` (a play to
-/// beat on the table) and `lead` (the table is empty), each taken after 10 to 20
-/// actions and with at least three legal actions. Deals `seed`, `seed + 1`, ... are
-/// tried until both kinds are found.
-pub fn lexio_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, String> {
-    let players = PlayerCount::Four;
-    let mut follow: Option<LexioView> = None;
-    let mut lead: Option<LexioView> = None;
-    for deal_seed in seed..seed.saturating_add(MAX_DEALS) {
-        let mut round = Round::new(players, deal(players, deal_seed), 1, [0; 5]);
-        for actions in 0..=*MID_GAME.end() {
-            let view = round.view().map_err(|e| format!("deal {deal_seed}: {e}"))?;
-            if MID_GAME.contains(&actions) && view.legal_actions().len() >= MIN_CHOICES {
-                let slot = if view.table().is_some() {
-                    &mut follow
-                } else {
-                    &mut lead
-                };
-                if slot.is_none() {
-                    *slot = Some(view.clone());
-                }
-            }
-            let action = easy_action(players, view.hand(), view.table());
-            if round
-                .apply(action)
-                .map_err(|e| format!("deal {deal_seed}: {e}"))?
-            {
-                break;
-            }
+/// Collects the first mid-game `follow` (a play to beat on the table) and `lead` (the
+/// table is empty) views of a game's successive states: each taken after 10 to 20
+/// actions and with at least three legal actions, and accepted by the service's own
+/// decoder.
+#[derive(Default)]
+struct MidGamePicker {
+    follow: Option<pb::GameView>,
+    lead: Option<pb::GameView>,
+}
+
+impl MidGamePicker {
+    /// Offers the state after `actions` actions; `view` is built only when it is kept.
+    fn offer(
+        &mut self,
+        actions: usize,
+        has_table: bool,
+        choices: usize,
+        view: impl FnOnce() -> pb::GameView,
+    ) {
+        if !MID_GAME.contains(&actions) || choices < MIN_CHOICES {
+            return;
         }
-        if let (Some(follow), Some(lead)) = (&follow, &lead) {
-            let mut views = Vec::new();
-            for (kind, view) in [("follow", follow), ("lead", lead)] {
-                let wire = view_to_wire(view);
-                // The server must accept it: decode it as the service does.
-                decode(wire.clone()).map_err(|e| format!("lexio {kind} view refused: {e:?}"))?;
-                views.push((
-                    kind,
-                    pb::GameView {
-                        game: Some(pb::game_view::Game::Lexio(wire)),
-                    },
-                ));
-            }
+        let slot = if has_table {
+            &mut self.follow
+        } else {
+            &mut self.lead
+        };
+        if slot.is_none() {
+            *slot = Some(view());
+        }
+    }
+
+    /// Whether to stop stepping this deal (both found, or past the mid-game).
+    fn deal_done(&self, actions: usize) -> bool {
+        actions > *MID_GAME.end() || (self.follow.is_some() && self.lead.is_some())
+    }
+
+    /// Both views, checked by the service's decoder, or `None` if one is missing.
+    fn finish(&self, game: &str) -> Result<Option<Vec<(&'static str, pb::GameView)>>, String> {
+        let (Some(follow), Some(lead)) = (&self.follow, &self.lead) else {
+            return Ok(None);
+        };
+        let mut views = Vec::new();
+        for (kind, view) in [("follow", follow), ("lead", lead)] {
+            crate::service::game::decode(Some(view.clone()))
+                .map_err(|e| format!("{game} {kind} view refused: {e:?}"))?;
+            views.push((kind, view.clone()));
+        }
+        Ok(Some(views))
+    }
+}
+
+/// Tries deals `seed`, `seed + 1`, ... (`play_deal` steps one deal through the picker)
+/// until a mid-game follow and lead are both found.
+fn mid_game_views(
+    game: &str,
+    seed: u64,
+    mut play_deal: impl FnMut(u64, &mut MidGamePicker) -> Result<(), String>,
+) -> Result<Vec<(&'static str, pb::GameView)>, String> {
+    let mut picker = MidGamePicker::default();
+    for deal_seed in seed..seed.saturating_add(MAX_DEALS) {
+        play_deal(deal_seed, &mut picker).map_err(|e| format!("{game} deal {deal_seed}: {e}"))?;
+        if let Some(views) = picker.finish(game)? {
             return Ok(views);
         }
     }
     Err(format!(
-        "no deal in {seed}..{} gave both a mid-game lead and a follow",
+        "no {game} deal in {seed}..{} gave both a mid-game lead and a follow",
         seed.saturating_add(MAX_DEALS)
     ))
+}
+
+/// Two mid-game Lexio views (four players) from seeded easy rounds.
+pub fn lexio_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, String> {
+    let players = PlayerCount::Four;
+    mid_game_views("lexio", seed, |deal_seed, picker| {
+        let mut round = Round::new(players, deal(players, deal_seed), 1, [0; 5]);
+        for actions in 0.. {
+            let view = round.view().map_err(|e| e.to_string())?;
+            picker.offer(
+                actions,
+                view.table().is_some(),
+                view.legal_actions().len(),
+                || pb::GameView {
+                    game: Some(pb::game_view::Game::Lexio(
+                        crate::service::lexio::view_to_wire(&view),
+                    )),
+                },
+            );
+            let action = easy_action(players, view.hand(), view.table());
+            if picker.deal_done(actions) || round.apply(action).map_err(|e| e.to_string())? {
+                break;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Two mid-game Dalmuti views (six players, first hand) from seeded easy hands.
+pub fn dalmuti_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, String> {
+    use crate::dalmuti::referee::{HandState, deal as deal_dalmuti};
+    use crate::dalmuti::{Phase, legal_decisions};
+    const PLAYERS: usize = 6;
+    let easy = crate::dalmuti::policy(crate::bot::Difficulty::Easy).expect("easy exists");
+    mid_game_views("dalmuti", seed, |deal_seed, picker| {
+        let mut rng =
+            <rand_chacha::ChaCha8Rng as rand_chacha::rand_core::SeedableRng>::seed_from_u64(
+                deal_seed,
+            );
+        let seats: Vec<usize> = (0..PLAYERS).collect();
+        let mut state = HandState::new(
+            &deal_dalmuti(PLAYERS, &mut rng),
+            &seats,
+            &[0; PLAYERS],
+            1,
+            19,
+        );
+        for actions in 0.. {
+            let Some(view) = state.view().map_err(|e| e.to_string())? else {
+                break;
+            };
+            if view.phase() == Phase::Play {
+                picker.offer(
+                    actions,
+                    view.table().is_some(),
+                    legal_decisions(&view).len(),
+                    || pb::GameView {
+                        game: Some(pb::game_view::Game::Dalmuti(
+                            crate::service::dalmuti::view_to_wire(&view),
+                        )),
+                    },
+                );
+            }
+            if picker.deal_done(actions) {
+                break;
+            }
+            let decision = easy.decide(&view, &mut DecisionContext::unbounded(deal_seed));
+            state
+                .apply(decision, easy.name())
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })
+}
+
+/// Two mid-game Daifugo views (four players, house rules, first game) from seeded easy
+/// games.
+pub fn daifugo_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, String> {
+    use crate::daifugo::referee::Referee;
+    use crate::daifugo::rules::RuleSet;
+    use crate::daifugo::view::Phase;
+    use crate::daifugo::{bots, legal_decisions};
+    mid_game_views("daifugo", seed, |deal_seed, picker| {
+        let mut referee = Referee::new(RuleSet::house(), 4).map_err(|e| e.to_string())?;
+        referee.start_game_seeded(deal_seed);
+        for actions in 0.. {
+            let Some(seat) = referee.to_act() else {
+                break;
+            };
+            let view = referee.view(seat).map_err(|e| e.to_string())?;
+            if view.phase() == Phase::Play {
+                picker.offer(
+                    actions,
+                    view.table().is_some(),
+                    legal_decisions(&view).len(),
+                    || pb::GameView {
+                        game: Some(pb::game_view::Game::Daifugo(
+                            crate::service::daifugo::view_to_wire(&view),
+                        )),
+                    },
+                );
+            }
+            if picker.deal_done(actions) {
+                break;
+            }
+            let decision = bots::easy::decide(&view);
+            referee.apply(seat, &decision).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })
 }
 
 /// Writes every payload into `dir` in its three shapes; returns the file names.
@@ -231,92 +360,20 @@ pub fn write_payloads(dir: &Path, seed: u64) -> Result<Vec<String>, String> {
     Ok(written)
 }
 
+/// `request` in canonical proto3 JSON, through the compiled descriptors (the same
+/// mapping ghz and grpcurl use).
 fn select_play_json(request: &pb::SelectPlayRequest) -> Value {
-    let mut out = Map::new();
-    if let Some(view) = &request.view {
-        let mut game = Map::new();
-        // Payloads are generated for Lexio only so far (the other games' views go
-        // here when their payloads are added).
-        if let Some(pb::game_view::Game::Lexio(lexio)) = &view.game {
-            game.insert("lexio".into(), lexio_view_json(lexio));
-        }
-        out.insert("view".into(), Value::Object(game));
-    }
-    if request.difficulty != 0 {
-        let name = pb::Difficulty::try_from(request.difficulty)
-            .map_or_else(|_| json!(request.difficulty), |d| json!(d.as_str_name()));
-        out.insert("difficulty".into(), name);
-    }
-    if let Some(seed) = request.seed {
-        out.insert("seed".into(), json!(seed.to_string()));
-    }
-    if let Some(budget) = request.budget_ms {
-        out.insert("budgetMs".into(), json!(budget));
-    }
-    Value::Object(out)
-}
-
-fn lexio_view_json(view: &pb::LexioView) -> Value {
-    let mut out = Map::new();
-    let mut put = |key: &str, value: Value, default: bool| {
-        if !default {
-            out.insert(key.to_string(), value);
-        }
-    };
-    put(
-        "playerCount",
-        json!(view.player_count),
-        view.player_count == 0,
-    );
-    put("seat", json!(view.seat), view.seat == 0);
-    put("hand", tiles_json(&view.hand), view.hand.is_empty());
-    put("table", tiles_json(&view.table), view.table.is_empty());
-    let seats = view
-        .seats
-        .iter()
-        .map(|s| {
-            let mut seat = Map::new();
-            if s.tile_count != 0 {
-                seat.insert("tileCount".into(), json!(s.tile_count));
-            }
-            if s.finished {
-                seat.insert("finished".into(), json!(true));
-            }
-            Value::Object(seat)
-        })
-        .collect();
-    put("seats", Value::Array(seats), view.seats.is_empty());
-    put("played", tiles_json(&view.played), view.played.is_empty());
-    let log = view
-        .log
-        .iter()
-        .map(|entry| {
-            let mut e = Map::new();
-            if entry.seat != 0 {
-                e.insert("seat".into(), json!(entry.seat));
-            }
-            if !entry.tiles.is_empty() {
-                e.insert("tiles".into(), tiles_json(&entry.tiles));
-            }
-            Value::Object(e)
-        })
-        .collect();
-    put("log", Value::Array(log), view.log.is_empty());
-    put("round", json!(view.round), view.round == 0);
-    let scores = view.scores.iter().map(|s| json!(s.to_string())).collect();
-    put("scores", Value::Array(scores), view.scores.is_empty());
-    Value::Object(out)
-}
-
-fn tiles_json(tiles: &[pb::Tile]) -> Value {
-    tiles
-        .iter()
-        .map(|t| {
-            let suit = pb::Suit::try_from(t.suit)
-                .map_or_else(|_| json!(t.suit), |s| json!(s.as_str_name()));
-            json!({ "number": t.number, "suit": suit })
-        })
-        .collect()
+    static POOL: std::sync::LazyLock<prost_reflect::DescriptorPool> =
+        std::sync::LazyLock::new(|| {
+            prost_reflect::DescriptorPool::decode(pb::FILE_DESCRIPTOR_SET)
+                .expect("the compiled descriptor set decodes")
+        });
+    let descriptor = POOL
+        .get_message_by_name("climbot.v1.SelectPlayRequest")
+        .expect("SelectPlayRequest is in the descriptor set");
+    let message = prost_reflect::DynamicMessage::decode(descriptor, &*request.encode_to_vec())
+        .expect("a request decodes with its own descriptor");
+    serde_json::to_value(&message).expect("a message serializes to JSON")
 }
 
 #[cfg(test)]
@@ -335,7 +392,7 @@ mod tests {
             };
             assert_eq!(lexio.table.is_empty(), kind == "lead");
             assert!(lexio.log.len() >= *MID_GAME.start(), "{kind}: early view");
-            let legal = decode(lexio)
+            let legal = crate::service::lexio::decode(lexio)
                 .unwrap_or_else(|e| panic!("{kind}: refused: {e:?}"))
                 .legal_plays();
             let Some(pb::list_legal_plays_response::Game::Lexio(legal)) = legal.game else {
@@ -357,6 +414,10 @@ mod tests {
                 "lexio_easy_lead",
                 "lexio_expert_follow",
                 "lexio_expert_lead",
+                "dalmuti_easy_follow",
+                "dalmuti_easy_lead",
+                "daifugo_easy_follow",
+                "daifugo_easy_lead",
                 "health",
                 "health_botservice"
             ]
@@ -395,6 +456,25 @@ mod tests {
     }
 
     #[test]
+    fn json_parses_back_to_the_binary_payload() {
+        let pool = prost_reflect::DescriptorPool::decode(pb::FILE_DESCRIPTOR_SET).unwrap();
+        let descriptor = pool
+            .get_message_by_name("climbot.v1.SelectPlayRequest")
+            .unwrap();
+        for (name, payload) in all_payloads(1).unwrap() {
+            let Payload::SelectPlay(request) = &payload else {
+                continue;
+            };
+            let text = serde_json::to_string(&payload.to_json()).unwrap();
+            let mut de = serde_json::Deserializer::from_str(&text);
+            let parsed = prost_reflect::DynamicMessage::deserialize(descriptor.clone(), &mut de)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let back = pb::SelectPlayRequest::decode(&*parsed.encode_to_vec()).unwrap();
+            assert_eq!(&back, request.as_ref(), "{name}");
+        }
+    }
+
+    #[test]
     fn json_uses_proto3_names_and_enum_names() {
         let payloads = all_payloads(1).unwrap();
         let (_, expert) = payloads
@@ -430,7 +510,7 @@ mod tests {
     fn written_files_are_the_three_shapes() {
         let dir = std::env::temp_dir().join(format!("climbot-payloads-{}", std::process::id()));
         let written = write_payloads(&dir, 1).unwrap();
-        assert_eq!(written.len(), 6 * 3);
+        assert_eq!(written.len(), 10 * 3);
         let bin = std::fs::read(dir.join("lexio_easy_lead.bin")).unwrap();
         let framed = std::fs::read(dir.join("lexio_easy_lead.h2load.bin")).unwrap();
         assert_eq!(framed, grpc_frame(&bin));

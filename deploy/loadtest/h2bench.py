@@ -237,6 +237,10 @@ def bench(args):
     ]
     expert = Target("SelectPlay lexio EXPERT 20 ms (follow)", SELECT_PATH,
                     os.path.join(payloads, "lexio_expert_follow.h2load.bin"), "expert")
+    # The other games' EASY at concurrency 16, once each: not a target, for reference.
+    others = [Target(f"SelectPlay {game} EASY (follow)", SELECT_PATH,
+                     os.path.join(payloads, f"{game}_easy_follow.h2load.bin"), "easy")
+              for game in ("dalmuti", "daifugo")]
     started = datetime.datetime.now(datetime.timezone.utc)
     host = machine()
     tmp = tempfile.mkdtemp(prefix="h2bench-")
@@ -282,6 +286,18 @@ def bench(args):
                          "p99": percentile(lat, 99) / 1000, "errors": errors})
             if errors:
                 failures.append(f"{expert.name}: {errors} errors\n{r['raw']}")
+        if args.other_games:
+            for t in others:
+                checked_run(server, t, args.warmup, 4, 4)
+                log = os.path.join(tmp, f"lat-{len(t.name)}-other.tsv")
+                r, errors = checked_run(server, t, args.requests, 4, 4, log)
+                lat = sorted(latencies_us(log))
+                rows.append({"target": t.name, "c": 16, "conns": 4, "streams": 4,
+                             "n": r["total"], "rps": r["rps"], "runs": [r["rps"]],
+                             "p50": percentile(lat, 50) / 1000,
+                             "p99": percentile(lat, 99) / 1000, "errors": errors})
+                if errors:
+                    failures.append(f"{t.name}: {errors} errors\n{r['raw']}")
     finally:
         code = server.stop()
     if code != 0:
@@ -348,6 +364,10 @@ def bench(args):
 
 
 def soak(args):
+    # The other games' EASY at concurrency 16, once each: not a target, for reference.
+    others = [Target(f"SelectPlay {game} EASY (follow)", SELECT_PATH,
+                     os.path.join(payloads, f"{game}_easy_follow.h2load.bin"), "easy")
+              for game in ("dalmuti", "daifugo")]
     started = datetime.datetime.now(datetime.timezone.utc)
     host = machine()
     tmp = tempfile.mkdtemp(prefix="h2soak-")
@@ -453,6 +473,8 @@ def main():
     b.add_argument("--warmup", type=int, default=2000)
     b.add_argument("--expert", type=int, default=200,
                    help="EXPERT requests at concurrency 2 (0: skip)")
+    b.add_argument("--other-games", type=int, default=1,
+                   help="also run Dalmuti and Daifugo EASY once at concurrency 16 (0: no)")
     b.add_argument("--title", default="climbot load test (h2load)")
     b.add_argument("--strict", action="store_true",
                    help="also fail when a target (ratio, p99) is missed")

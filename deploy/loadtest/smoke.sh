@@ -21,7 +21,8 @@ PYTHONPATH="$stubs" python3 - "$PAYLOADS" <<'PY'
 import glob, os, sys
 from google.protobuf import json_format
 from climbot.v1 import bot_pb2
-files = sorted(glob.glob(os.path.join(sys.argv[1], "lexio_*.json")))
+files = sorted(f for f in glob.glob(os.path.join(sys.argv[1], "*.json"))
+               if not os.path.basename(f).startswith("health"))
 assert files, "no payloads"
 for path in files:
     message = json_format.Parse(open(path).read(), bot_pb2.SelectPlayRequest())

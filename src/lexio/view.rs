@@ -142,12 +142,17 @@ pub struct LexioView {
     scores: [i64; 5],
 }
 
-fn tiles_to_set(field: &str, tiles: &[Tile], players: PlayerCount) -> Result<TileSet, ViewError> {
+/// The set of `tiles`; `field` names the field (built only for an error).
+fn tiles_to_set(
+    field: impl Fn() -> String,
+    tiles: &[Tile],
+    players: PlayerCount,
+) -> Result<TileSet, ViewError> {
     let mut set = TileSet::EMPTY;
     for (i, &t) in tiles.iter().enumerate() {
         if !players.has_number(t.number()) {
             return Err(ViewError::new(
-                format!("{field}[{i}]"),
+                format!("{}[{i}]", field()),
                 format!(
                     "number {} is not in the {}-player deck (1..{})",
                     t.number(),
@@ -158,7 +163,7 @@ fn tiles_to_set(field: &str, tiles: &[Tile], players: PlayerCount) -> Result<Til
         }
         if set.contains(t) {
             return Err(ViewError::new(
-                format!("{field}[{i}]"),
+                format!("{}[{i}]", field()),
                 format!("duplicate tile {t:?}"),
             ));
         }
@@ -214,9 +219,9 @@ impl LexioView {
                 ),
             ));
         }
-        let hand = tiles_to_set("hand", &input.hand, players)?;
-        let played = tiles_to_set("played", &input.played, players)?;
-        let table_set = tiles_to_set("table", &input.table, players)?;
+        let hand = tiles_to_set(|| "hand".into(), &input.hand, players)?;
+        let played = tiles_to_set(|| "played".into(), &input.played, players)?;
+        let table_set = tiles_to_set(|| "table".into(), &input.table, players)?;
         let table = if table_set.is_empty() {
             None
         } else {
@@ -260,10 +265,10 @@ impl LexioView {
             let (seat, action) = match entry {
                 LogEntry::Pass { seat } => (*seat, Action::Pass),
                 LogEntry::Play { seat, tiles } => {
-                    let field = format!("log[{i}].tiles");
-                    let set = tiles_to_set(&field, tiles, players)?;
+                    let field = || format!("log[{i}].tiles");
+                    let set = tiles_to_set(field, tiles, players)?;
                     let combo = classify(players, set).ok_or_else(|| {
-                        ViewError::new(field.clone(), format!("{set:?} is not a legal combination"))
+                        ViewError::new(field(), format!("{set:?} is not a legal combination"))
                     })?;
                     (*seat, Action::Play(combo))
                 }

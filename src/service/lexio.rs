@@ -19,9 +19,9 @@ pub struct Lexio(LexioView);
 
 /// Converts and validates a wire view.
 pub fn decode(view: pb::LexioView) -> Result<Lexio, ServiceError> {
-    let hand = tiles(&view.hand, "hand")?;
-    let table = tiles(&view.table, "table")?;
-    let played = tiles(&view.played, "played")?;
+    let hand = tiles(&view.hand, || "hand".into())?;
+    let table = tiles(&view.table, || "table".into())?;
+    let played = tiles(&view.played, || "played".into())?;
     let seats = view
         .seats
         .iter()
@@ -40,7 +40,7 @@ pub fn decode(view: pb::LexioView) -> Result<Lexio, ServiceError> {
             } else {
                 Ok(LogEntry::Play {
                     seat: entry.seat,
-                    tiles: tiles(&entry.tiles, &format!("log[{i}].tiles"))?,
+                    tiles: tiles(&entry.tiles, || format!("log[{i}].tiles"))?,
                 })
             }
         })
@@ -61,11 +61,29 @@ pub fn decode(view: pb::LexioView) -> Result<Lexio, ServiceError> {
         .map_err(|e| ServiceError::invalid(format!("{PREFIX}.{}", e.field), e.reason))
 }
 
-fn tiles(wire: &[pb::Tile], field: &str) -> Result<Vec<Tile>, ServiceError> {
+/// The tiles of a repeated field; `field` names it (only built for the error).
+fn tiles(wire: &[pb::Tile], field: impl Fn() -> String) -> Result<Vec<Tile>, ServiceError> {
     wire.iter()
         .enumerate()
-        .map(|(i, t)| tile(t, &format!("{PREFIX}.{field}[{i}]")))
+        .map(|(i, t)| {
+            if let Some(tile) = known_tile(t) {
+                return Ok(tile);
+            }
+            tile(t, &format!("{PREFIX}.{}[{i}]", field()))
+        })
         .collect()
+}
+
+/// A well-formed wire tile, without building any error text (the hot path).
+fn known_tile(wire: &pb::Tile) -> Option<Tile> {
+    let suit = match pb::Suit::try_from(wire.suit).ok()? {
+        pb::Suit::Cloud => Suit::Cloud,
+        pb::Suit::Star => Suit::Star,
+        pb::Suit::Moon => Suit::Moon,
+        pb::Suit::Sun => Suit::Sun,
+        pb::Suit::Unspecified => return None,
+    };
+    Tile::new(u8::try_from(wire.number).ok()?, suit)
 }
 
 fn tile(wire: &pb::Tile, path: &str) -> Result<Tile, ServiceError> {
