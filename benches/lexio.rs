@@ -2,12 +2,13 @@
 //! generator fails instead of looking good.
 
 use climbot::bot::DecisionContext;
-use climbot::lexio::bots::{EasyBot, ExpertBot, LexioPolicy, easy_action};
+use climbot::lexio::bots::{EasyBot, ExpertBot, HardBot, LexioPolicy, easy_action};
 use climbot::lexio::moves::{for_each_follow, for_each_lead};
 use climbot::lexio::referee::{Round, deal, play_round};
-use climbot::lexio::{Action, PlayerCount, Suit, Tile, TileSet, classify};
+use climbot::lexio::{Action, LexioView, PlayerCount, Suit, Tile, TileSet, classify};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::time::Instant;
 
 fn set(tiles: &[(u8, Suit)]) -> TileSet {
     tiles
@@ -132,6 +133,48 @@ fn benches(c: &mut Criterion) {
         |b| b.iter(|| expert.decide(&view, &mut DecisionContext::unbounded(1))),
     );
     group.finish();
+    hard_decision_percentiles(c);
+}
+
+/// Every decision of hard bots in 5-player self-play rounds, timed one by one: the
+/// issue's target is the p99 of a single decision (2 ms), which a mean hides. Each
+/// answer is checked legal first; the percentiles are printed, and criterion times
+/// the slowest view found.
+fn hard_decision_percentiles(c: &mut Criterion) {
+    let hard = HardBot::hard();
+    let players = PlayerCount::Five;
+    let mut times = Vec::new();
+    let mut slowest: Option<(std::time::Duration, LexioView)> = None;
+    for seed in 0..200 {
+        let mut round = Round::new(players, deal(players, seed), 1, [0; 5]);
+        loop {
+            let view = round.view().unwrap();
+            let started = Instant::now();
+            let action = hard.decide(&view, &mut DecisionContext::unbounded(seed));
+            let took = started.elapsed();
+            assert!(view.is_legal(action), "illegal {action:?}");
+            times.push(took);
+            if slowest.as_ref().is_none_or(|(t, _)| took > *t) {
+                slowest = Some((took, view));
+            }
+            if round.apply(action).unwrap() {
+                break;
+            }
+        }
+    }
+    times.sort_unstable();
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    println!(
+        "hard decisions, 5 players, 200 self-play rounds: n={} p50={:?} p99={:?} max={:?}",
+        times.len(),
+        at(0.50),
+        at(0.99),
+        times[times.len() - 1]
+    );
+    let (_, view) = slowest.expect("at least one decision");
+    c.bench_function("hard decision (the slowest self-play view)", |b| {
+        b.iter(|| hard.decide(black_box(&view), &mut DecisionContext::unbounded(1)))
+    });
 }
 
 criterion_group!(lexio, benches);

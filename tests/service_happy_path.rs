@@ -83,18 +83,60 @@ async fn unspecified_difficulty_is_the_server_default() {
 }
 
 #[tokio::test]
+async fn every_lexio_level_answers_legally() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    for view in [lead_view(), follow_view()] {
+        let legal = legal(
+            client
+                .list_legal_plays(pb::ListLegalPlaysRequest {
+                    view: Some(game_view(view.clone())),
+                })
+                .await
+                .unwrap()
+                .into_inner(),
+        );
+        for difficulty in [
+            pb::Difficulty::Easy,
+            pb::Difficulty::Normal,
+            pb::Difficulty::Hard,
+            pb::Difficulty::Expert,
+        ] {
+            let response = client
+                .select_play(select(view.clone(), difficulty))
+                .await
+                .unwrap()
+                .into_inner();
+            assert_eq!(response.difficulty, difficulty as i32);
+            let Some(pb::decision::Game::Lexio(action)) = response.decision.and_then(|d| d.game)
+            else {
+                panic!("not a Lexio decision")
+            };
+            assert!(
+                legal.contains(&action),
+                "{difficulty:?}: {action:?} is illegal"
+            );
+        }
+    }
+}
+
+#[tokio::test]
 async fn missing_levels_are_unimplemented_not_served_by_another() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
+    // Daifugo has no evaluation bots yet.
+    let (_, view) = climbot::loadtest::daifugo_views(1).unwrap().remove(0);
     for (difficulty, name) in [
         (pb::Difficulty::Normal, "normal"),
         (pb::Difficulty::Hard, "hard"),
     ] {
-        let status = client
-            .select_play(select(lead_view(), difficulty))
-            .await
-            .unwrap_err();
+        let request = pb::SelectPlayRequest {
+            view: Some(view.clone()),
+            difficulty: difficulty as i32,
+            ..Default::default()
+        };
+        let status = client.select_play(request).await.unwrap_err();
         assert_eq!(status.code(), Code::Unimplemented);
-        assert_eq!(status.message(), format!("lexio has no {name} bot yet"));
+        assert_eq!(status.message(), format!("daifugo has no {name} bot yet"));
     }
 }

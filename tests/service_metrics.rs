@@ -16,8 +16,14 @@ async fn metrics_show_histogram_counters_and_build_info() {
     let mut expert = select(follow_view(), pb::Difficulty::Expert);
     expert.budget_ms = Some(10);
     client.select_play(expert).await.unwrap();
+    // A level Daifugo does not have yet.
+    let (_, daifugo) = climbot::loadtest::daifugo_views(1).unwrap().remove(0);
     client
-        .select_play(select(lead_view(), pb::Difficulty::Hard))
+        .select_play(pb::SelectPlayRequest {
+            view: Some(daifugo),
+            difficulty: pb::Difficulty::Hard as i32,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     let mut bad = lead_view();

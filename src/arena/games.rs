@@ -92,7 +92,7 @@ impl GameRunner for LexioRunner {
 
     fn check_bot(&self, name: &str) -> Result<(), String> {
         lexio_bot(name).map(|_| ()).ok_or_else(|| {
-            format!("--lineup: Lexio has no bot {name:?} (easy, expert, singles, random, hard-candidate, normal-candidate)")
+            format!("--lineup: Lexio has no bot {name:?} (easy, normal, hard, expert, singles, random; normal and hard take overrides like hard/tempo=0)")
         })
     }
 

@@ -31,29 +31,30 @@ pub trait LexioPolicy: Send + Sync {
 }
 
 static EXPERT: ExpertBot = ExpertBot { max_iterations: 64 };
+static HARD: HardBot = HardBot::hard();
+static NORMAL: HardBot = HardBot::normal();
 
-/// The policy serving a difficulty, or `None` when Lexio does not have that level yet.
+/// The policy serving a difficulty (Lexio has every level).
 pub fn policy(difficulty: Difficulty) -> Option<&'static dyn LexioPolicy> {
     match difficulty {
         Difficulty::Easy => Some(&EasyBot),
+        Difficulty::Normal => Some(&NORMAL),
+        Difficulty::Hard => Some(&HARD),
         Difficulty::Expert => Some(&EXPERT),
-        // The evaluation bots are not served until they beat easy in the arena; they
-        // are reachable by name (`hard-candidate`) for tuning.
-        Difficulty::Normal | Difficulty::Hard => None,
     }
 }
 
 /// A policy by arena name: the difficulty names, the baselines `singles` and
-/// `random`, and the bots in development, `hard-candidate` and `normal-candidate`,
-/// whose weights can be overridden as `hard-candidate/tempo=0/plan=2`.
+/// `random`; `hard` and `normal` take weight overrides for tuning and ablation, as
+/// `hard/tempo=0/plan=2`.
 pub fn by_name(name: &str) -> Option<Box<dyn LexioPolicy>> {
     let mut parts = name.split('/');
     let base = parts.next()?;
     let mut bot = match base {
         "singles" => return Some(Box::new(SinglesBot)),
         "random" => return Some(Box::new(RandomBot)),
-        "hard-candidate" => HardBot::hard(),
-        "normal-candidate" => HardBot::normal(),
+        "hard" => HardBot::hard(),
+        "normal" => HardBot::normal(),
         other => {
             return Difficulty::ALL
                 .into_iter()

@@ -1,0 +1,78 @@
+//! `explain = true` lists the scored candidates with their terms, and never changes the
+//! decision; levels that score nothing answer with an empty list.
+mod common;
+
+use climbot::pb;
+use common::*;
+
+#[tokio::test]
+async fn hard_explains_its_decision_without_changing_it() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    for view in [lead_view(), follow_view()] {
+        let mut request = select(view.clone(), pb::Difficulty::Hard);
+        request.seed = Some(42);
+        let plain = client
+            .select_play(request.clone())
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(plain.explanation.is_empty(), "explanation only when asked");
+
+        request.explain = true;
+        let explained = client.select_play(request).await.unwrap().into_inner();
+        assert_eq!(
+            explained.decision, plain.decision,
+            "explaining changed the play"
+        );
+        let list = &explained.explanation;
+        assert!(
+            !list.is_empty() && list.len() <= 10,
+            "{} candidates",
+            list.len()
+        );
+        let chosen: Vec<_> = list.iter().filter(|c| c.chosen).collect();
+        assert_eq!(chosen.len(), 1, "exactly one chosen candidate");
+        assert_eq!(chosen[0].decision, explained.decision);
+        assert!(
+            list.windows(2).all(|w| w[0].score >= w[1].score),
+            "best first"
+        );
+        for c in list {
+            let sum: f64 = c.terms.iter().map(|t| t.value).sum();
+            assert!((sum - c.score).abs() < 1e-9, "terms sum to the score");
+            assert!((0.0..=1.0).contains(&c.probability));
+            assert!(c.terms.iter().all(|t| !t.name.is_empty()));
+        }
+        // The candidates are legal plays of the view.
+        let legal = client
+            .list_legal_plays(pb::ListLegalPlaysRequest {
+                view: Some(game_view(view)),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let Some(pb::list_legal_plays_response::Game::Lexio(legal)) = legal.game else {
+            panic!("not Lexio")
+        };
+        for c in list {
+            let Some(pb::decision::Game::Lexio(action)) =
+                c.decision.as_ref().and_then(|d| d.game.clone())
+            else {
+                panic!("not a Lexio candidate")
+            };
+            assert!(legal.actions.contains(&action), "{action:?} is not legal");
+        }
+    }
+}
+
+#[tokio::test]
+async fn easy_has_nothing_to_explain() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    let mut request = select(follow_view(), pb::Difficulty::Easy);
+    request.explain = true;
+    let response = client.select_play(request).await.unwrap().into_inner();
+    assert!(response.decision.is_some());
+    assert!(response.explanation.is_empty());
+}
