@@ -31,6 +31,9 @@ enum Command {
     /// Play many rounds between easy bots, checking every action and invariant.
     #[command(subcommand)]
     Selfplay(SelfplayCommand),
+    /// Offline tables compiled into the bots.
+    #[command(subcommand)]
+    Tables(TablesCommand),
     /// Load-test tooling: request payloads for ghz and h2load.
     #[command(subcommand)]
     Loadtest(climbot::loadtest::LoadtestCommand),
@@ -44,6 +47,12 @@ enum StatsCommand {
     Dalmuti(climbot::dalmuti::cli::StatsArgs),
     /// Daifugo: the seed's forbidden-finish rate for 4, 5 and 6 easy players.
     Daifugo(climbot::daifugo::cli::StatsArgs),
+}
+
+#[derive(Subcommand, Debug)]
+enum TablesCommand {
+    /// Lexio: the seed 001 safety table (chance a play gets beaten), or its validation.
+    LexioSafety(climbot::lexio::cli::SafetyTableArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -87,6 +96,9 @@ fn main() -> ExitCode {
             SelfplayCommand::Dalmuti(args) => climbot::dalmuti::cli::run_selfplay(&args),
             SelfplayCommand::Daifugo(args) => climbot::daifugo::cli::selfplay(&args),
         }),
+        Command::Tables(TablesCommand::LexioSafety(args)) => {
+            report(climbot::lexio::cli::safety_table(args))
+        }
         Command::Loadtest(cmd) => report(climbot::loadtest::run(cmd)),
     }
 }

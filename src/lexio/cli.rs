@@ -1,4 +1,5 @@
-//! The Lexio subcommands: `climbot stats lexio` and `climbot selfplay lexio`.
+//! The Lexio subcommands: `climbot stats lexio`, `climbot selfplay lexio` and
+//! `climbot tables lexio-safety`.
 
 use super::bots::{LexioPolicy, by_name};
 use super::referee::{deal, play_round, round_seed};
@@ -40,6 +41,28 @@ pub struct SelfplayArgs {
     /// The bot in every seat (easy, expert, singles, random).
     #[arg(long, default_value = "easy")]
     pub bot: String,
+}
+
+/// `climbot tables lexio-safety`: counts the offline safety table (seed 001) or, with
+/// `--validate`, checks the compiled table on held-out deals.
+#[derive(Args, Debug)]
+pub struct SafetyTableArgs {
+    /// Deals per player count (3, 4 and 5 players each get this many).
+    #[arg(long, default_value_t = 400)]
+    pub deals: u64,
+    /// Seed of the deals.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the table here instead of standard output.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Validate the compiled table on these deals (use a seed other than the table's)
+    /// against the hypergeometric seat estimate, instead of counting a table.
+    #[arg(long)]
+    pub validate: bool,
+    /// With `--validate`: validate this table file instead of the compiled one.
+    #[arg(long, requires = "validate")]
+    pub table: Option<std::path::PathBuf>,
 }
 
 fn player_count(n: u32) -> Result<PlayerCount, String> {
@@ -98,4 +121,70 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
         total as f64 / elapsed
     );
     Ok(())
+}
+
+/// Runs `climbot tables lexio-safety`.
+pub fn safety_table(args: SafetyTableArgs) -> Result<(), String> {
+    use super::safety::{SafetyTable, generate, validate};
+    let start = Instant::now();
+    if args.validate {
+        let loaded;
+        let table = match &args.table {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("--table {}: {e}", path.display()))?;
+                loaded = SafetyTable::parse(&text)
+                    .map_err(|e| format!("--table {}: {e}", path.display()))?;
+                &loaded
+            }
+            None => SafetyTable::compiled(),
+        };
+        if table.seed == args.seed {
+            return Err(format!(
+                "--seed {}: the compiled table was counted on this seed; validate on another",
+                args.seed
+            ));
+        }
+        print!("{}", validate(table, args.deals, args.seed));
+        println!("lookup cost: {:.0} ns per beaten_chance", lookup_ns());
+        eprintln!("validated in {:.1} s", start.elapsed().as_secs_f64());
+        return Ok(());
+    }
+    let text = generate(args.deals, args.seed);
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, &text).map_err(|e| format!("--out {}: {e}", path.display()))?
+        }
+        None => print!("{text}"),
+    }
+    eprintln!(
+        "lexio-safety: {} deals per player count, seed {}: {:.1} s",
+        args.deals,
+        args.seed,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Nanoseconds per [`super::safety::beaten_chance`] lookup, on one thread, over every
+/// pair, triple and 5-tile play of the 5-player deck and a spread of states.
+fn lookup_ns() -> f64 {
+    use super::moves::{for_each_five, for_each_group};
+    use super::safety::beaten_chance;
+    let players = PlayerCount::Five;
+    let mut plays = Vec::new();
+    for size in 2..=3 {
+        for_each_group(players.deck(), size, None, &mut |c| plays.push(c));
+    }
+    for_each_five(players, players.deck(), None, &mut |c| plays.push(c));
+    let _ = beaten_chance(players, plays[0], 30, 9); // the table's one-time parse
+    let start = Instant::now();
+    let mut sum = 0.0;
+    let mut lookups = 0u64;
+    for (i, &play) in plays.iter().cycle().take(1_000_000).enumerate() {
+        sum += beaten_chance(players, play, i % 49, 2 + i % 11);
+        lookups += 1;
+    }
+    std::hint::black_box(sum);
+    start.elapsed().as_nanos() as f64 / lookups as f64
 }

@@ -8,6 +8,7 @@ pub mod knowledge;
 pub mod moves;
 pub mod plan;
 pub mod referee;
+pub mod safety;
 pub mod stats;
 pub mod tiles;
 pub mod view;

@@ -1,0 +1,742 @@
+//! The offline safety table of seed 001: how likely a candidate play is to be beaten
+//! ("받힐 확률"), indexed by `SafetyKey` = (player count, category, key quantile, unseen
+//! count, largest opponent hand).
+//!
+//! The table is counted offline (`climbot tables lexio-safety --deals N --seed S`) and
+//! compiled into the binary from `safety_table.txt`, whose header carries the
+//! parameters; the runtime only looks a cell up. Regenerating with the header's
+//! parameters yields the same bytes (tests/lexio_safety.rs).
+//!
+//! **It is never a certain-winner judgement.** Certain winners are structural
+//! ([`super::knowledge::is_certain_winner`]): plays that nobody can beat are left out of
+//! the counts and the caller must run the structural check first. Singles are left out
+//! too: every unseen tile is in some opponent's hand, so a single that can be beaten
+//! structurally *is* beaten (probability 1), exactly as the seed's decision flow says.
+//!
+//! # How positions are made
+//! For each deal index `i` and each player count, a deal is drawn from
+//! `StableHasher("lexio/safety", seed, players, i)` and played to the end by easy bots in
+//! every seat (they are deterministic, so no further randomness). At **every** decision
+//! point (leads and follows) every legal play of the deciding seat of 2, 3 or 5 tiles is a
+//! candidate. A candidate is skipped when the unseen set as one hand cannot beat it (a
+//! certain winner); otherwise its outcome is whether some opponent's *actual* hand holds
+//! a play of the same size with a larger key ("has the material to beat it", not "would
+//! choose to"). Opponents who passed earlier may re-enter in Lexio, so every opponent
+//! counts.
+//!
+//! # Buckets
+//! - key quantile: the share of the category's combinations in the whole deck (for that
+//!   player count) whose key is below the candidate's, in [`QUANTILES`] equal buckets;
+//! - unseen tiles: 0-9, 10-19, 20-29, 30-39, 40+;
+//! - largest opponent hand: 1, 2, 3, 4, 5, 6-8, 9+.
+//!
+//! # Small cells
+//! Every cell stores its raw counts (beaten, total). The lookup shrinks a cell toward
+//! its parent, hierarchically: the (players, category) rate with a uniform Beta(1,1)
+//! prior, then (.., key bucket), then (.., unseen bucket), then the cell, each level
+//! adding [`PRIOR_WEIGHT`] pseudo-observations at its parent's rate. A cell with
+//! thousands of samples keeps its own rate; an empty or thin cell falls back to the
+//! nearest coarser rate the data support.
+
+use super::bots::easy_action;
+use super::combos::{Category, Combo, Key};
+use super::knowledge::{beat_chance, best_key, seat_models};
+use super::moves::{for_each_five, for_each_group, for_each_play};
+use super::referee::{Round, deal};
+use super::tiles::{PlayerCount, TileSet};
+use crate::bot::StableHasher;
+use crate::stats::wilson95;
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+
+/// Key-quantile buckets per category.
+pub const QUANTILES: usize = 5;
+/// Unseen-count buckets: 0-9, 10-19, 20-29, 30-39, 40+.
+pub const UNSEEN_BUCKETS: usize = 5;
+/// Largest-opponent-hand buckets: 1, 2, 3, 4, 5, 6-8, 9+.
+pub const MAX_LEN_BUCKETS: usize = 7;
+/// Pseudo-observations each level of the shrinkage borrows from its parent.
+pub const PRIOR_WEIGHT: f64 = 20.0;
+
+/// The categories the table covers (singles are exact structurally).
+pub const CATEGORIES: [Category; 7] = [
+    Category::Pair,
+    Category::Triple,
+    Category::Straight,
+    Category::Flush,
+    Category::FullHouse,
+    Category::FourPlusOne,
+    Category::StraightFlush,
+];
+
+const UNSEEN_LABELS: [&str; UNSEEN_BUCKETS] = ["0-9", "10-19", "20-29", "30-39", "40+"];
+const MAX_LEN_LABELS: [&str; MAX_LEN_BUCKETS] = ["1", "2", "3", "4", "5", "6-8", "9+"];
+const CELLS: usize = 3 * CATEGORIES.len() * QUANTILES * UNSEEN_BUCKETS * MAX_LEN_BUCKETS;
+
+/// The committed table's text, compiled in.
+pub const TABLE_TEXT: &str = include_str!("safety_table.txt");
+
+static TABLE: LazyLock<SafetyTable> =
+    LazyLock::new(|| SafetyTable::parse(TABLE_TEXT).expect("the compiled safety table parses"));
+
+/// Every key of each category in the full deck, sorted (one list per combination, so
+/// the quantile weighs keys by how many combinations share them).
+static DECK_KEYS: LazyLock<[[Vec<u32>; 8]; 3]> = LazyLock::new(|| {
+    PlayerCount::ALL.map(|players| {
+        let mut keys: [Vec<u32>; 8] = Default::default();
+        let deck = players.deck();
+        for size in 1..=3 {
+            for_each_group(deck, size, None, &mut |c| {
+                keys[c.category().index()].push(c.key().0);
+            });
+        }
+        for_each_five(players, deck, None, &mut |c| {
+            keys[c.category().index()].push(c.key().0);
+        });
+        for list in &mut keys {
+            list.sort_unstable();
+        }
+        keys
+    })
+});
+
+fn players_index(players: PlayerCount) -> usize {
+    match players {
+        PlayerCount::Three => 0,
+        PlayerCount::Four => 1,
+        PlayerCount::Five => 2,
+    }
+}
+
+fn category_index(category: Category) -> Option<usize> {
+    CATEGORIES.iter().position(|&c| c == category)
+}
+
+/// The key-quantile bucket of a key in its category: floor(QUANTILES x the share of the
+/// category's deck combinations with a smaller key).
+pub fn key_bucket(players: PlayerCount, category: Category, key: Key) -> usize {
+    let keys = &DECK_KEYS[players_index(players)][category.index()];
+    if keys.is_empty() {
+        return 0;
+    }
+    let below = keys.partition_point(|&k| k < key.0);
+    (below * QUANTILES / keys.len()).min(QUANTILES - 1)
+}
+
+/// The unseen-count bucket: 0-9, 10-19, 20-29, 30-39, 40+.
+pub fn unseen_bucket(unseen_len: usize) -> usize {
+    (unseen_len / 10).min(UNSEEN_BUCKETS - 1)
+}
+
+/// The largest-opponent-hand bucket: 1, 2, 3, 4, 5, 6-8, 9+ (0 counts as 1).
+pub fn max_len_bucket(max_opponent_len: usize) -> usize {
+    match max_opponent_len {
+        0..=1 => 0,
+        2..=5 => max_opponent_len - 1,
+        6..=8 => 5,
+        _ => 6,
+    }
+}
+
+/// The cell of a key; `None` for singles.
+fn cell_of(players: PlayerCount, play: Combo, unseen_len: usize, max_len: usize) -> Option<usize> {
+    let c = category_index(play.category())?;
+    Some(cell_index(
+        players_index(players),
+        c,
+        key_bucket(players, play.category(), play.key()),
+        unseen_bucket(unseen_len),
+        max_len_bucket(max_len),
+    ))
+}
+
+fn cell_index(p: usize, c: usize, q: usize, u: usize, m: usize) -> usize {
+    (((p * CATEGORIES.len() + c) * QUANTILES + q) * UNSEEN_BUCKETS + u) * MAX_LEN_BUCKETS + m
+}
+
+/// One cell's raw counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cell {
+    /// Candidates some opponent could beat.
+    pub beaten: u64,
+    /// Candidates counted.
+    pub total: u64,
+}
+
+/// A safety table: raw counts per cell and the shrunk estimates derived from them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SafetyTable {
+    /// Deals per player count it was counted on.
+    pub deals: u64,
+    /// The seed of those deals.
+    pub seed: u64,
+    cells: Vec<Cell>,
+    estimates: Vec<f64>,
+}
+
+/// The header line of a table file with these parameters.
+pub fn header(deals: u64, seed: u64) -> String {
+    format!(
+        "# lexio-safety v1 deals={deals} seed={seed} quantiles={QUANTILES} unseen={} \
+         max_len={} prior_weight={PRIOR_WEIGHT}",
+        UNSEEN_LABELS.join(","),
+        MAX_LEN_LABELS.join(",")
+    )
+}
+
+/// The (deals, seed) of a table file's header.
+pub fn parse_header(text: &str) -> Option<(u64, u64)> {
+    let first = text.lines().next()?;
+    let field = |name: &str| {
+        first
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(name)?.strip_prefix('='))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let (deals, seed) = (field("deals")?, field("seed")?);
+    (header(deals, seed) == first).then_some((deals, seed))
+}
+
+fn shrink(beaten: u64, total: u64, prior: f64, weight: f64) -> f64 {
+    (beaten as f64 + weight * prior) / (total as f64 + weight)
+}
+
+impl SafetyTable {
+    fn from_cells(deals: u64, seed: u64, cells: Vec<Cell>) -> SafetyTable {
+        let mut estimates = vec![0.0; CELLS];
+        let sum = |range: std::ops::Range<usize>| {
+            cells[range].iter().fold(Cell::default(), |a, c| Cell {
+                beaten: a.beaten + c.beaten,
+                total: a.total + c.total,
+            })
+        };
+        let per_u = MAX_LEN_BUCKETS;
+        let per_q = UNSEEN_BUCKETS * per_u;
+        let per_c = QUANTILES * per_q;
+        for p in 0..3 {
+            for c in 0..CATEGORIES.len() {
+                let base_c = cell_index(p, c, 0, 0, 0);
+                let cat = sum(base_c..base_c + per_c);
+                let p0 = shrink(cat.beaten, cat.total, 0.5, 2.0);
+                for q in 0..QUANTILES {
+                    let base_q = cell_index(p, c, q, 0, 0);
+                    let qc = sum(base_q..base_q + per_q);
+                    let p1 = shrink(qc.beaten, qc.total, p0, PRIOR_WEIGHT);
+                    for u in 0..UNSEEN_BUCKETS {
+                        let base_u = cell_index(p, c, q, u, 0);
+                        let uc = sum(base_u..base_u + per_u);
+                        let p2 = shrink(uc.beaten, uc.total, p1, PRIOR_WEIGHT);
+                        for m in 0..MAX_LEN_BUCKETS {
+                            let i = base_u + m;
+                            estimates[i] =
+                                shrink(cells[i].beaten, cells[i].total, p2, PRIOR_WEIGHT);
+                        }
+                    }
+                }
+            }
+        }
+        SafetyTable {
+            deals,
+            seed,
+            cells,
+            estimates,
+        }
+    }
+
+    /// The compiled-in table.
+    pub fn compiled() -> &'static SafetyTable {
+        &TABLE
+    }
+
+    /// Parses a table file (its header and one line per non-empty cell).
+    pub fn parse(text: &str) -> Result<SafetyTable, String> {
+        let (deals, seed) =
+            parse_header(text).ok_or_else(|| "bad or missing lexio-safety header".to_string())?;
+        let mut cells = vec![Cell::default(); CELLS];
+        for (n, line) in text.lines().enumerate().skip(1) {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let bad = || format!("line {}: {line:?}", n + 1);
+            let w: Vec<&str> = line.split_whitespace().collect();
+            if w.len() != 7 {
+                return Err(bad());
+            }
+            let p = w[0]
+                .parse::<u32>()
+                .ok()
+                .and_then(PlayerCount::from_count)
+                .map(players_index)
+                .ok_or_else(bad)?;
+            let c = CATEGORIES
+                .iter()
+                .position(|c| c.name() == w[1])
+                .ok_or_else(bad)?;
+            let q = w[2]
+                .parse::<usize>()
+                .ok()
+                .filter(|&q| q < QUANTILES)
+                .ok_or_else(bad)?;
+            let u = UNSEEN_LABELS
+                .iter()
+                .position(|&l| l == w[3])
+                .ok_or_else(bad)?;
+            let m = MAX_LEN_LABELS
+                .iter()
+                .position(|&l| l == w[4])
+                .ok_or_else(bad)?;
+            let beaten = w[5].parse::<u64>().map_err(|_| bad())?;
+            let total = w[6].parse::<u64>().map_err(|_| bad())?;
+            if beaten > total {
+                return Err(bad());
+            }
+            cells[cell_index(p, c, q, u, m)] = Cell { beaten, total };
+        }
+        Ok(SafetyTable::from_cells(deals, seed, cells))
+    }
+
+    /// The file text: the header, a column line, then one line per non-empty cell in
+    /// index order (players, category, key bucket, unseen bucket, largest-hand bucket).
+    pub fn to_text(&self) -> String {
+        let mut out = header(self.deals, self.seed);
+        out.push('\n');
+        out.push_str("# players category key_bucket unseen max_opponent_len beaten total\n");
+        for (p, players) in PlayerCount::ALL.iter().enumerate() {
+            for (c, category) in CATEGORIES.iter().enumerate() {
+                for q in 0..QUANTILES {
+                    for (u, unseen) in UNSEEN_LABELS.iter().enumerate() {
+                        for (m, max_len) in MAX_LEN_LABELS.iter().enumerate() {
+                            let cell = self.cells[cell_index(p, c, q, u, m)];
+                            if cell.total > 0 {
+                                let _ = writeln!(
+                                    out,
+                                    "{} {} {q} {} {} {} {}",
+                                    players.count(),
+                                    category.name(),
+                                    unseen,
+                                    max_len,
+                                    cell.beaten,
+                                    cell.total
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The raw counts of the cell of a key.
+    pub fn cell(
+        &self,
+        players: PlayerCount,
+        play: Combo,
+        unseen_len: usize,
+        max_len: usize,
+    ) -> Cell {
+        match cell_of(players, play, unseen_len, max_len) {
+            Some(i) => self.cells[i],
+            None => Cell::default(),
+        }
+    }
+
+    /// The estimated chance that some opponent can beat `play` (see [`beaten_chance`]).
+    pub fn beaten_chance(
+        &self,
+        players: PlayerCount,
+        play: Combo,
+        unseen_len: usize,
+        max_opponent_len: usize,
+    ) -> f64 {
+        if max_opponent_len < play.len() {
+            return 0.0;
+        }
+        match cell_of(players, play, unseen_len, max_opponent_len) {
+            Some(i) => self.estimates[i],
+            // A single the structural check could not clear is beaten for sure.
+            None => 1.0,
+        }
+    }
+}
+
+/// The chance that some opponent holds a play beating `play`, from the compiled table.
+///
+/// The caller must first rule out certain winners structurally
+/// ([`super::knowledge::is_certain_winner`]): the table was counted without them and
+/// would underrate them. Singles return 1.0 (every unseen tile is in an opponent's hand,
+/// so a single that is not a certain winner is beaten); a play larger than every
+/// opponent's hand returns 0.0. `unseen_len` is the size of the view's unseen set and
+/// `max_opponent_len` the largest opponent tile count. Cost: one binary search over the
+/// category's deck keys (at most 14 steps) and one array read.
+pub fn beaten_chance(
+    players: PlayerCount,
+    play: Combo,
+    unseen_len: usize,
+    max_opponent_len: usize,
+) -> f64 {
+    TABLE.beaten_chance(players, play, unseen_len, max_opponent_len)
+}
+
+/// The strongest key of `size` tiles `pool` can make.
+fn best_of_size(players: PlayerCount, pool: TileSet, size: usize) -> Option<Key> {
+    match size {
+        2 => best_key(players, pool, Category::Pair),
+        3 => best_key(players, pool, Category::Triple),
+        _ => CATEGORIES[2..]
+            .iter()
+            .filter_map(|&c| best_key(players, pool, c))
+            .max(),
+    }
+}
+
+/// One counted candidate.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    play: Combo,
+    unseen_len: usize,
+    max_len: usize,
+    beaten: bool,
+}
+
+/// The deal seed of deal `i` for `players`.
+fn deal_seed(seed: u64, players: PlayerCount, i: u64) -> u64 {
+    StableHasher::new()
+        .bytes(b"lexio/safety")
+        .u64(seed)
+        .u64(players.count() as u64)
+        .u64(i)
+        .finish()
+}
+
+/// Plays one easy-bot round and calls `f(round, samples)` at every decision point with
+/// the candidates counted there.
+fn walk(players: PlayerCount, deal_seed: u64, mut f: impl FnMut(&Round, &[Sample])) {
+    let mut round = Round::new(players, deal(players, deal_seed), 1, [0; 5]);
+    let mut samples = Vec::with_capacity(256);
+    let limit = players.deck().len() * players.count() * 4;
+    for _ in 0..limit {
+        let me = round.turn();
+        let hand = round.hand(me);
+        let opponents: Vec<TileSet> = (0..players.count())
+            .filter(|&s| s != me)
+            .map(|s| round.hand(s))
+            .collect();
+        let unseen = opponents.iter().fold(TileSet::EMPTY, |a, &h| a.union(h));
+        let max_len = opponents.iter().map(|h| h.len()).max().unwrap_or(0);
+        // Best keys per size (index 2, 3, 5): of the unseen set as one hand (the
+        // structural check) and of the strongest actual opponent hand.
+        let mut unseen_best = [None; 6];
+        let mut actual_best = [None; 6];
+        for size in [2, 3, 5] {
+            unseen_best[size] = best_of_size(players, unseen, size);
+            actual_best[size] = opponents
+                .iter()
+                .filter_map(|&h| best_of_size(players, h, size))
+                .max();
+        }
+        samples.clear();
+        for_each_play(players, hand, round.table(), &mut |c| {
+            let size = c.len();
+            if size == 1 || unseen_best[size].is_none_or(|k| k <= c.key()) {
+                return;
+            }
+            samples.push(Sample {
+                play: c,
+                unseen_len: unseen.len(),
+                max_len,
+                beaten: actual_best[size].is_some_and(|k| k > c.key()),
+            });
+        });
+        f(&round, &samples);
+        let action = easy_action(players, hand, round.table());
+        match round.apply(action) {
+            Ok(false) => {}
+            _ => return,
+        }
+    }
+}
+
+/// Counts the table on `deals` deals per player count from `seed`.
+pub fn count(deals: u64, seed: u64) -> SafetyTable {
+    let jobs: Vec<(PlayerCount, u64)> = PlayerCount::ALL
+        .iter()
+        .flat_map(|&p| (0..deals).map(move |i| (p, i)))
+        .collect();
+    let cells = jobs
+        .par_iter()
+        .fold(
+            || vec![Cell::default(); CELLS],
+            |mut cells, &(players, i)| {
+                walk(players, deal_seed(seed, players, i), |_, samples| {
+                    for s in samples {
+                        if let Some(idx) = cell_of(players, s.play, s.unseen_len, s.max_len) {
+                            cells[idx].beaten += u64::from(s.beaten);
+                            cells[idx].total += 1;
+                        }
+                    }
+                });
+                cells
+            },
+        )
+        .reduce(
+            || vec![Cell::default(); CELLS],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x.beaten += y.beaten;
+                    x.total += y.total;
+                }
+                a
+            },
+        );
+    SafetyTable::from_cells(deals, seed, cells)
+}
+
+/// The table file for `deals` deals per player count from `seed` (integer counts summed
+/// in any order, so the bytes do not depend on the thread count).
+pub fn generate(deals: u64, seed: u64) -> String {
+    count(deals, seed).to_text()
+}
+
+/// Calibration accumulators of one estimator.
+#[derive(Clone, Debug, Default)]
+struct Calibration {
+    n: u64,
+    brier: f64,
+    log_loss: f64,
+    /// Per predicted decile: (samples, beaten, sum of predictions).
+    bins: [(u64, u64, f64); 10],
+}
+
+impl Calibration {
+    fn add(&mut self, p: f64, beaten: bool) {
+        let y = f64::from(u8::from(beaten));
+        self.n += 1;
+        self.brier += (p - y) * (p - y);
+        let q = p.clamp(1e-6, 1.0 - 1e-6);
+        self.log_loss -= if beaten { q.ln() } else { (1.0 - q).ln() };
+        let bin = &mut self.bins[((p * 10.0) as usize).min(9)];
+        bin.0 += 1;
+        bin.1 += u64::from(beaten);
+        bin.2 += p;
+    }
+
+    fn merge(&mut self, other: &Calibration) {
+        self.n += other.n;
+        self.brier += other.brier;
+        self.log_loss += other.log_loss;
+        for (a, b) in self.bins.iter_mut().zip(other.bins.iter()) {
+            a.0 += b.0;
+            a.1 += b.1;
+            a.2 += b.2;
+        }
+    }
+
+    fn report(&self, name: &str, out: &mut String) {
+        let n = self.n.max(1) as f64;
+        let _ = writeln!(
+            out,
+            "{name}: n={} brier={:.4} log_loss={:.4}",
+            self.n,
+            self.brier / n,
+            self.log_loss / n
+        );
+        let _ = writeln!(
+            out,
+            "  predicted   n          mean_pred  observed  wilson95"
+        );
+        for (d, &(count, beaten, sum)) in self.bins.iter().enumerate() {
+            if count == 0 {
+                continue;
+            }
+            let (lo, hi) = wilson95(beaten, count);
+            let _ = writeln!(
+                out,
+                "  [{:.1},{:.1})  {count:<10} {:.3}      {:.3}     [{lo:.3}, {hi:.3}]",
+                d as f64 / 10.0,
+                (d + 1) as f64 / 10.0,
+                sum / count as f64,
+                beaten as f64 / count as f64,
+            );
+        }
+    }
+}
+
+/// The validation of one group of samples: the table, the hypergeometric seat product
+/// and the group's base rate (a constant predictor, for scale).
+#[derive(Clone, Debug, Default)]
+struct Validation {
+    table: Calibration,
+    hyper: Calibration,
+    beaten: u64,
+}
+
+impl Validation {
+    fn merge(&mut self, other: &Validation) {
+        self.table.merge(&other.table);
+        self.hyper.merge(&other.hyper);
+        self.beaten += other.beaten;
+    }
+}
+
+/// Checks `table` against `deals` held-out deals per player count from `seed`:
+/// calibration by predicted decile (Wilson 95% intervals), Brier score and log loss,
+/// next to the hypergeometric estimate `1 - prod(1 - beat_chance(seat))` over the seat
+/// models of the same positions. Groups: all, pairs and triples, 5-tile plays.
+pub fn validate(table: &SafetyTable, deals: u64, seed: u64) -> String {
+    let jobs: Vec<(PlayerCount, u64)> = PlayerCount::ALL
+        .iter()
+        .flat_map(|&p| (0..deals).map(move |i| (p, i)))
+        .collect();
+    let per_job: Vec<[Validation; 3]> = jobs
+        .par_iter()
+        .map(|&(players, i)| {
+            let mut v: [Validation; 3] = Default::default();
+            walk(players, deal_seed(seed, players, i), |round, samples| {
+                if samples.is_empty() {
+                    return;
+                }
+                let Ok(view) = round.view() else {
+                    return;
+                };
+                let models = seat_models(&view, 0);
+                for s in samples {
+                    let t = table.beaten_chance(players, s.play, s.unseen_len, s.max_len);
+                    let miss: f64 = models
+                        .iter()
+                        .map(|m| 1.0 - beat_chance(players, m, s.play))
+                        .product();
+                    let h = 1.0 - miss;
+                    let group = if s.play.len() == 5 { 2 } else { 1 };
+                    for g in [0, group] {
+                        v[g].table.add(t, s.beaten);
+                        v[g].hyper.add(h, s.beaten);
+                        v[g].beaten += u64::from(s.beaten);
+                    }
+                }
+            });
+            v
+        })
+        .collect();
+    let mut total: [Validation; 3] = Default::default();
+    for v in &per_job {
+        for (a, b) in total.iter_mut().zip(v.iter()) {
+            a.merge(b);
+        }
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "lexio-safety validation: table deals={} seed={}; held-out deals={deals} per player \
+         count, seed={seed}",
+        table.deals, table.seed
+    );
+    for (name, v) in ["all candidates", "pairs and triples", "5-tile plays"]
+        .iter()
+        .zip(total.iter())
+    {
+        let n = v.table.n.max(1) as f64;
+        let base = v.beaten as f64 / n;
+        let _ = writeln!(
+            out,
+            "\n== {name}: n={} beaten={:.4}; constant base-rate brier={:.4}",
+            v.table.n,
+            base,
+            base * (1.0 - base)
+        );
+        v.table.report("table", &mut out);
+        v.hyper.report("hypergeometric seat product", &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexio::combos::{classify, tile};
+    use crate::lexio::knowledge::can_be_beaten;
+    use crate::lexio::tiles::Suit::*;
+
+    #[test]
+    fn buckets() {
+        assert_eq!(unseen_bucket(0), 0);
+        assert_eq!(unseen_bucket(9), 0);
+        assert_eq!(unseen_bucket(10), 1);
+        assert_eq!(unseen_bucket(39), 3);
+        assert_eq!(unseen_bucket(48), 4);
+        let m: Vec<usize> = (0..14).map(max_len_bucket).collect();
+        assert_eq!(m, [0, 0, 1, 2, 3, 4, 5, 5, 5, 6, 6, 6, 6, 6]);
+    }
+
+    #[test]
+    fn key_buckets_span_the_category() {
+        let p = PlayerCount::Five;
+        let pair = |n, a, b| classify(p, [tile(n, a), tile(n, b)].into_iter().collect()).unwrap();
+        let low = pair(3, Cloud, Star);
+        let high = pair(2, Moon, Sun);
+        assert_eq!(key_bucket(p, Category::Pair, low.key()), 0);
+        assert_eq!(key_bucket(p, Category::Pair, high.key()), QUANTILES - 1);
+        // Monotone in the key over a whole category.
+        for players in PlayerCount::ALL {
+            for cat in CATEGORIES {
+                let keys = &DECK_KEYS[players_index(players)][cat.index()];
+                assert!(!keys.is_empty());
+                let buckets: Vec<usize> = keys
+                    .iter()
+                    .map(|&k| key_bucket(players, cat, Key(k)))
+                    .collect();
+                assert!(buckets.windows(2).all(|w| w[0] <= w[1]));
+                assert_eq!(buckets[0], 0);
+                assert!(buckets.iter().all(|&b| b < QUANTILES));
+            }
+        }
+    }
+
+    #[test]
+    fn walk_agrees_with_the_structural_check_and_the_actual_hands() {
+        for players in PlayerCount::ALL {
+            walk(players, deal_seed(9, players, 0), |round, samples| {
+                let me = round.turn();
+                let opponents: Vec<TileSet> = (0..players.count())
+                    .filter(|&s| s != me)
+                    .map(|s| round.hand(s))
+                    .collect();
+                let unseen = opponents.iter().fold(TileSet::EMPTY, |a, &h| a.union(h));
+                for s in samples {
+                    assert!(s.play.len() > 1);
+                    assert!(can_be_beaten(players, unseen, s.play));
+                    let actual = opponents.iter().any(|&h| can_be_beaten(players, h, s.play));
+                    assert_eq!(actual, s.beaten, "{:?}", s.play);
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn text_round_trips() {
+        let table = count(2, 5);
+        let text = table.to_text();
+        let parsed = SafetyTable::parse(&text).unwrap();
+        assert_eq!(parsed, table);
+        assert_eq!(parse_header(&text), Some((2, 5)));
+        assert!(SafetyTable::parse("# something else\n").is_err());
+    }
+
+    #[test]
+    fn shrinkage_falls_back_to_the_parent() {
+        // An empty table: every estimate is the uniform prior 0.5.
+        let empty = SafetyTable::from_cells(0, 0, vec![Cell::default(); CELLS]);
+        assert!(empty.estimates.iter().all(|&e| (e - 0.5).abs() < 1e-12));
+        // One cell with many samples keeps (nearly) its own rate.
+        let mut cells = vec![Cell::default(); CELLS];
+        cells[cell_index(2, 0, 1, 2, 6)] = Cell {
+            beaten: 9000,
+            total: 10_000,
+        };
+        let t = SafetyTable::from_cells(0, 0, cells);
+        assert!((t.estimates[cell_index(2, 0, 1, 2, 6)] - 0.9).abs() < 0.01);
+        // Its empty neighbour borrows the parent's rate.
+        assert!((t.estimates[cell_index(2, 0, 1, 2, 5)] - 0.9).abs() < 0.01);
+    }
+}
