@@ -249,11 +249,16 @@ pub fn beat_chance(players: PlayerCount, seat: &SeatModel, play: Combo) -> f64 {
                 let n = seat.possible.nibble(o);
                 // At the table's own number only groups topped by a higher suit beat.
                 let good = if o == order {
-                    if size > 1 {
-                        continue;
-                    }
                     let top = play.tiles().highest().map_or(0, |t| t.suit() as u8);
-                    (n >> (top + 1)).count_ones() as usize
+                    let above = (n >> (top + 1)).count_ones() as usize;
+                    match size {
+                        1 => above,
+                        // A pair of the same number beats when it is topped by a higher
+                        // suit: the seat needs two of them, one above the table's top.
+                        2 if above > 0 => n.count_ones() as usize,
+                        // Three of one number leave one: no triple can match it.
+                        _ => continue,
+                    }
                 } else {
                     n.count_ones() as usize
                 };

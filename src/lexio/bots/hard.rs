@@ -32,6 +32,7 @@ use crate::bot::{DecisionContext, Explained, draw_index, softmax_probabilities};
 use crate::lexio::combos::Combo;
 use crate::lexio::knowledge::{SeatModel, beat_chance, can_be_beaten, seat_models};
 use crate::lexio::plan::PlanTable;
+use crate::lexio::safety::beaten_chance;
 use crate::lexio::tiles::TileSet;
 use crate::lexio::view::{Action, LexioView};
 // Caches are looked up, never iterated, so their order cannot leak into a decision.
@@ -224,10 +225,15 @@ impl Context<'_> {
         if let Some(&h) = self.hold_cache.get(&play.tiles().bits()) {
             return h;
         }
+        let players = self.view.players();
         let h = if self.certain(play) {
             1.0
+        } else if play.len() == 5 {
+            // The per-seat estimate of 5-tile plays is all or nothing; the offline
+            // table (seed 001 `SafetyKey`) is calibrated.
+            let largest = self.seats.iter().map(|s| s.count).max().unwrap_or(0);
+            1.0 - beaten_chance(players, play, self.unseen.len(), largest)
         } else {
-            let players = self.view.players();
             self.seats
                 .iter()
                 .map(|s| 1.0 - beat_chance(players, s, play))
