@@ -366,4 +366,22 @@ mod tests {
         let forgetful = seat_models(&view, usize::MAX);
         assert!(forgetful.iter().all(|m| m.possible == view.unseen()));
     }
+
+    #[test]
+    fn a_pair_of_the_same_number_topped_higher_beats() {
+        let players = PlayerCount::Five;
+        let table = classify(players, set(&[(5, Cloud), (5, Star)])).unwrap();
+        let seat = |possible: TileSet, count: usize| SeatModel {
+            seat: 1,
+            count,
+            possible,
+            min_turns: count.div_ceil(5),
+        };
+        // Only the other two 5s are possible and the seat holds two tiles: certain.
+        let both = set(&[(5, Moon), (5, Sun)]);
+        assert!((beat_chance(players, &seat(both, 2), table) - 1.0).abs() < 1e-12);
+        // A single higher 5 cannot make a pair.
+        let one = set(&[(5, Sun), (3, Cloud)]);
+        assert_eq!(beat_chance(players, &seat(one, 2), table), 0.0);
+    }
 }
