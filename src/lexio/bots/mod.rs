@@ -46,7 +46,8 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn LexioPolicy> {
 
 /// A policy by arena name: the difficulty names, the baselines `singles` and
 /// `random`; `hard` and `normal` take weight overrides for tuning and ablation, as
-/// `hard/tempo=0/plan=2`.
+/// `hard/tempo=0/plan=2`, and `memory=k` (read only the last k log entries) or
+/// `memory=all`.
 pub fn by_name(name: &str) -> Option<Box<dyn LexioPolicy>> {
     let mut parts = name.split('/');
     let base = parts.next()?;
@@ -64,7 +65,13 @@ pub fn by_name(name: &str) -> Option<Box<dyn LexioPolicy>> {
         }
     };
     for part in parts {
-        bot.weights = bot.weights.with_override(part).ok()?;
+        match part.strip_prefix("memory=") {
+            // `memory=all` is the hard bot's full information; `memory=k` the last k
+            // log entries (the normal bot's 4).
+            Some("all") => bot.memory = None,
+            Some(k) => bot.memory = Some(k.parse().ok()?),
+            None => bot.weights = bot.weights.with_override(part).ok()?,
+        }
     }
     Some(Box::new(bot))
 }
