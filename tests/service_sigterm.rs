@@ -32,7 +32,11 @@ async fn sigterm_lets_the_in_flight_call_finish_then_exits_0() {
             "json",
             "--shutdown-grace",
             "5s",
+            // Successful calls are logged at debug.
+            "--log",
+            "info,climbot::service::handler=debug",
         ])
+        .env_remove("CLIMBOT_LOG")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

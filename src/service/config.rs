@@ -30,7 +30,8 @@ pub struct ServeArgs {
     /// Time kept back from the client's deadline to send the answer, in milliseconds.
     #[arg(long, env = "CLIMBOT_DEADLINE_MARGIN_MS", default_value_t = 10)]
     pub deadline_margin_ms: u64,
-    /// Decisions computed at the same time (default: the CPUs available).
+    /// NORMAL, HARD and EXPERT decisions computed at the same time (default: the CPUs
+    /// available); EASY takes no slot.
     #[arg(long, env = "CLIMBOT_DECISION_SLOTS")]
     pub decision_slots: Option<usize>,
     /// Largest request accepted, in bytes (decoded).
