@@ -2,6 +2,7 @@
 
 pub mod baselines;
 pub mod easy;
+pub mod hard;
 
 use super::cards::Cards;
 use super::moves::for_each_legal_play;
@@ -81,6 +82,35 @@ pub fn is_legal(view: &DalmutiView, decision: &DalmutiDecision) -> bool {
         (Phase::Revolution, DalmutiDecision::Revolution(_)) => true,
         _ => false,
     }
+}
+
+/// A bot by name, for the arena and self-play: `easy`, `hard`, `normal`, `singles`,
+/// `random`, and `hard`/`normal` with weight overrides, e.g. `hard/tempo=0/hold=0.3`
+/// (names as in [`hard::Weights::with_override`]). `None` for an unknown name or a bad
+/// override.
+pub fn by_name(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
+    let mut parts = name.split('/');
+    let base = parts.next()?;
+    let mut bot = match base {
+        "easy" => return Some(Box::new(easy::Easy)),
+        "singles" => return Some(Box::new(baselines::Singles)),
+        "random" => return Some(Box::new(baselines::RandomPolicy)),
+        "hard" => hard::HardBot::hard(),
+        "normal" => hard::HardBot::normal(),
+        _ => return None,
+    };
+    let mut overridden = false;
+    for part in parts {
+        bot.weights = bot.weights.with_override(part).ok()?;
+        overridden = true;
+    }
+    if overridden {
+        bot.name = match base {
+            "hard" => "hard-variant",
+            _ => "normal-variant",
+        };
+    }
+    Some(Box::new(bot))
 }
 
 /// The policy serving `difficulty`, if this game has it (only Easy so far).
