@@ -113,7 +113,9 @@ pub fn by_name(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
     Some(Box::new(bot))
 }
 
-/// The policy serving `difficulty`, if this game has it (only Easy so far).
+/// The policy serving `difficulty`, if this game has it: Easy, Normal and Hard (the
+/// evaluation bot of seed 004; served because hard beats easy and normal lands
+/// between them on held-out arena seeds). Expert is not built.
 ///
 /// The whole service path: wire-shaped input -> validated view -> policy -> decision.
 ///
@@ -127,11 +129,18 @@ pub fn by_name(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
 /// let decision = easy.decide(&view, &mut ctx);
 /// assert!(is_legal(&view, &decision));
 /// assert!(legal_decisions(&view).contains(&decision));
-/// assert!(policy(Difficulty::Hard).is_none());
+/// let hard = policy(Difficulty::Hard).unwrap();
+/// let (decision, candidates) = hard.decide_explained(&view, &mut ctx);
+/// assert!(is_legal(&view, &decision));
+/// assert!(candidates.iter().any(|c| c.action == decision));
+/// assert!(policy(Difficulty::Normal).is_some());
+/// assert!(policy(Difficulty::Expert).is_none());
 /// ```
 pub fn policy(difficulty: Difficulty) -> Option<&'static dyn DalmutiPolicy> {
     match difficulty {
         Difficulty::Easy => Some(&easy::Easy),
-        Difficulty::Normal | Difficulty::Hard | Difficulty::Expert => None,
+        Difficulty::Normal => Some(&hard::NORMAL),
+        Difficulty::Hard => Some(&hard::HARD),
+        Difficulty::Expert => None,
     }
 }
