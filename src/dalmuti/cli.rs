@@ -118,14 +118,16 @@ fn run_control_comparison(args: &StatsArgs) -> Result<(), String> {
     println!(
         "Averaged over ranks with Monte Carlo control in [5%, 95%]; mc = truth, indep = per-seat MC multiplied, analytic = hard bot's ledger"
     );
-    println!("size ranks  samples     mc   indep  analytic  indep/mc  analytic/mc");
+    println!(
+        "size ranks  samples     mc   indep  analytic  indep/mc  analytic/mc | worst cell: rank  mc  indep/mc  analytic/mc"
+    );
     for r in rows {
         if r.ranks == 0 {
             println!("{:>4}     -", r.size);
             continue;
         }
         println!(
-            "{:>4} {:>5} {:>8} {:6.3} {:7.3} {:9.3} {:9.2} {:12.2}",
+            "{:>4} {:>5} {:>8} {:6.3} {:7.3} {:9.3} {:9.2} {:12.2} | {:>16} {:5.3} {:9.2} {:12.2}",
             r.size,
             r.ranks,
             r.samples,
@@ -133,7 +135,11 @@ fn run_control_comparison(args: &StatsArgs) -> Result<(), String> {
             r.independent_control,
             r.analytic_control,
             r.independence_ratio,
-            r.analytic_ratio
+            r.analytic_ratio,
+            r.worst_rank,
+            r.worst_mc,
+            r.worst_independence_ratio,
+            r.worst_analytic_ratio
         );
     }
     Ok(())

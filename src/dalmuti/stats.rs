@@ -179,6 +179,14 @@ pub struct ControlRow {
     pub independence_ratio: f64,
     /// Mean over the cells of `analytic_control / mc_control`.
     pub analytic_ratio: f64,
+    /// The cell with the largest `independent_control / mc_control`: its rank.
+    pub worst_rank: u8,
+    /// That cell's Monte Carlo control probability.
+    pub worst_mc: f64,
+    /// That cell's independence ratio.
+    pub worst_independence_ratio: f64,
+    /// That cell's analytic ratio.
+    pub worst_analytic_ratio: f64,
 }
 
 /// Compares the ledger's [`crate::dalmuti::knowledge::Ledger::beat_risk`] (as control
@@ -259,6 +267,10 @@ pub fn control_comparison(players: usize, deals: u64, seed: u64) -> Vec<ControlR
                 analytic_control: 0.0,
                 independence_ratio: 0.0,
                 analytic_ratio: 0.0,
+                worst_rank: 0,
+                worst_mc: 0.0,
+                worst_independence_ratio: 0.0,
+                worst_analytic_ratio: 0.0,
             };
             for r in 0..12 {
                 let c = &cells[usize::from(size - 1) * 12 + r];
@@ -282,6 +294,12 @@ pub fn control_comparison(players: usize, deals: u64, seed: u64) -> Vec<ControlR
                 row.analytic_control += analytic;
                 row.independence_ratio += indep / mc;
                 row.analytic_ratio += analytic / mc;
+                if indep / mc > row.worst_independence_ratio {
+                    row.worst_rank = r as u8 + 1;
+                    row.worst_mc = mc;
+                    row.worst_independence_ratio = indep / mc;
+                    row.worst_analytic_ratio = analytic / mc;
+                }
             }
             if row.ranks > 0 {
                 let k = f64::from(row.ranks);
