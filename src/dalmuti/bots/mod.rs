@@ -86,7 +86,8 @@ pub fn is_legal(view: &DalmutiView, decision: &DalmutiDecision) -> bool {
 
 /// A bot by name, for the arena and self-play: `easy`, `hard`, `normal`, `singles`,
 /// `random`, and `hard`/`normal` with weight overrides, e.g. `hard/tempo=0/hold=0.3`
-/// (names as in [`hard::Weights::with_override`]). `None` for an unknown name or a bad
+/// (names as in [`hard::Weights::with_override`], plus the ledger's `pass_factor=x`
+/// and `memory=n` tricks, 0 = full memory). `None` for an unknown name or a bad
 /// override.
 pub fn by_name(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
     let mut parts = name.split('/');
@@ -101,7 +102,14 @@ pub fn by_name(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
     };
     let mut overridden = false;
     for part in parts {
-        bot.weights = bot.weights.with_override(part).ok()?;
+        match part.split_once('=') {
+            Some(("pass_factor", v)) => bot.memory.pass_factor = v.parse().ok()?,
+            Some(("memory", v)) => {
+                let n: usize = v.parse().ok()?;
+                bot.memory.tricks = (n > 0).then_some(n);
+            }
+            _ => bot.weights = bot.weights.with_override(part).ok()?,
+        }
         overridden = true;
     }
     if overridden {
@@ -142,5 +150,24 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn DalmutiPolicy> {
         Difficulty::Normal => Some(&hard::NORMAL),
         Difficulty::Hard => Some(&hard::HARD),
         Difficulty::Expert => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::by_name;
+
+    #[test]
+    fn by_name_knows_the_bots_and_the_overrides() {
+        for name in ["easy", "hard", "normal", "singles", "random"] {
+            assert_eq!(by_name(name).map(|b| b.name()), Some(name));
+        }
+        assert_eq!(
+            by_name("hard/tempo=0/memory=2/pass_factor=1").map(|b| b.name()),
+            Some("hard-variant")
+        );
+        assert!(by_name("hard/nope=1").is_none());
+        assert!(by_name("hard/memory=x").is_none());
+        assert!(by_name("expert").is_none());
     }
 }
