@@ -2,11 +2,14 @@
 
 use climbot::bot::DecisionContext;
 use climbot::dalmuti::bots::easy::Easy;
+use climbot::dalmuti::bots::hard::HARD;
+use climbot::dalmuti::is_legal;
 use climbot::dalmuti::moves::{PlayList, count_legal_plays};
 use climbot::dalmuti::referee::{opening_view_input, play_single_hand};
 use climbot::dalmuti::{Cards, DalmutiDecision, DalmutiPolicy, DalmutiView, Play, Rank};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::time::Instant;
 
 fn legal_follows(c: &mut Criterion) {
     let table = Play::new(Rank::new(12).unwrap(), 3, 0).unwrap();
@@ -81,5 +84,74 @@ const PINNED_ACTIONS: u64 = 107;
 /// The finishing order (players) of that hand.
 const PINNED_ORDER: [usize; 5] = [4, 3, 0, 1, 2];
 
-criterion_group!(benches, legal_follows, easy_decision, whole_hand);
+/// Every view the hard bot meets in 8-player hands among easy bots (hand 2, seeds
+/// 0..40): the sample for the latency percentiles and the criterion loop.
+fn hard_views() -> Vec<DalmutiView> {
+    use climbot::dalmuti::referee::{HandState, deal, decision_seed};
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::SeedableRng;
+    let mut views = Vec::new();
+    for seed in 0..40u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let hands = deal(8, &mut rng);
+        let seating: Vec<usize> = (0..8).collect();
+        let mut state = HandState::new(&hands, &seating, &[0; 8], 2, 18);
+        while let Some(view) = state.view().unwrap() {
+            let mut ctx = DecisionContext::unbounded(decision_seed(seed, &view));
+            let d = if view.seat() == (seed % 8) as usize {
+                views.push(view.clone());
+                HARD.decide(&view, &mut ctx)
+            } else {
+                Easy.decide(&view, &mut ctx)
+            };
+            state.apply(d, "bench").unwrap();
+        }
+    }
+    views
+}
+
+fn hard_decision(c: &mut Criterion) {
+    let views = hard_views();
+    // Latency percentiles of single decisions (asserted: p99 at most 2 ms), after one
+    // warm-up decision (the first call builds the binomial table).
+    HARD.decide(&views[0], &mut DecisionContext::unbounded(1));
+    let mut times: Vec<f64> = views
+        .iter()
+        .map(|v| {
+            let start = Instant::now();
+            let d = HARD.decide(black_box(v), &mut DecisionContext::unbounded(1));
+            let t = start.elapsed().as_secs_f64() * 1e6;
+            assert!(is_legal(v, &d), "{d:?}");
+            t
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let pct = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "dalmuti/hard_decide_8p: {} decisions, median {:.1} us, p99 {:.1} us, max {:.1} us",
+        times.len(),
+        pct(0.5),
+        pct(0.99),
+        pct(1.0)
+    );
+    assert!(pct(0.99) <= 2000.0, "p99 {} us above 2 ms", pct(0.99));
+    let mut i = 0;
+    c.bench_function("dalmuti/hard_decide_8p_mixed_views", |b| {
+        b.iter(|| {
+            let v = &views[i % views.len()];
+            i += 1;
+            let d = HARD.decide(black_box(v), &mut DecisionContext::unbounded(1));
+            assert!(is_legal(v, &d));
+            d
+        })
+    });
+}
+
+criterion_group!(
+    benches,
+    legal_follows,
+    easy_decision,
+    whole_hand,
+    hard_decision
+);
 criterion_main!(benches);

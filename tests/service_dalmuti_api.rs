@@ -2,7 +2,8 @@
 //! a follow that passes, both tax returns, both revolution choices, a play after a
 //! Greater Revolution) both RPCs answer over a real server, the answer is the in-process
 //! easy decision and among the legal ones, seeds are derived deterministically, and the
-//! missing levels are UNIMPLEMENTED.
+//! served NORMAL and HARD answer the in-process decision of their seed (with scored
+//! candidates under `explain`), and the missing level (EXPERT) is UNIMPLEMENTED.
 mod common;
 
 use climbot::bot::{DecisionContext, Difficulty};
@@ -239,15 +240,38 @@ fn seeds_of(view: &DalmutiView) -> u64 {
 }
 
 #[tokio::test]
+async fn normal_and_hard_answer_their_in_process_decision_with_explanations() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    for (difficulty, level) in [
+        (pb::Difficulty::Normal, Difficulty::Normal),
+        (pb::Difficulty::Hard, Difficulty::Hard),
+    ] {
+        let bot = policy(level).expect("served");
+        for (name, view) in phase_views() {
+            let seed = derive_seed(Game::Dalmuti, view.fingerprint(), level);
+            let expected = bot.decide(&view, &mut DecisionContext::unbounded(seed));
+            let mut request = select_dalmuti(&view, difficulty);
+            request.explain = true;
+            let r = client.select_play(request).await.unwrap().into_inner();
+            assert_eq!(r.seed, seed, "{name}");
+            assert_eq!(
+                decision_of(&r),
+                decision_to_wire(&expected),
+                "{level:?} {name}"
+            );
+            assert!(legal_decisions(&view).contains(&expected), "{name}");
+            assert!(!r.explanation.is_empty(), "{level:?} {name}: no candidates");
+        }
+    }
+}
+
+#[tokio::test]
 async fn missing_levels_are_unimplemented_naming_game_and_level() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
     let views = phase_views();
-    for (difficulty, level) in [
-        (pb::Difficulty::Normal, "normal"),
-        (pb::Difficulty::Hard, "hard"),
-        (pb::Difficulty::Expert, "expert"),
-    ] {
+    for (difficulty, level) in [(pb::Difficulty::Expert, "expert")] {
         for (name, view) in [&views[0], &views[3], &views[5]] {
             let status = client
                 .select_play(select_dalmuti(view, difficulty))

@@ -8,9 +8,8 @@ use crate::daifugo::bots::baselines as daifugo_baselines;
 use crate::daifugo::referee::play_match as daifugo_match;
 use crate::daifugo::rules::RuleSet;
 use crate::daifugo::{DaifugoDecision, DaifugoPolicy, DaifugoView, policy as daifugo_policy};
-use crate::dalmuti::bots::baselines as dalmuti_baselines;
 use crate::dalmuti::referee::play_match as dalmuti_match;
-use crate::dalmuti::{DalmutiDecision, DalmutiPolicy, DalmutiView, policy as dalmuti_policy};
+use crate::dalmuti::{DalmutiDecision, DalmutiPolicy, DalmutiView};
 use crate::lexio::bots::{LexioPolicy, by_name as lexio_bot};
 use crate::lexio::referee::play_match;
 use crate::lexio::tiles::PlayerCount;
@@ -126,16 +125,10 @@ impl GameRunner for LexioRunner {
     }
 }
 
-/// A Dalmuti bot by arena name: the served levels and the baselines.
-pub fn dalmuti_bot(name: &str) -> Option<&'static dyn DalmutiPolicy> {
-    match name {
-        "singles" => Some(&dalmuti_baselines::SINGLES),
-        "random" => Some(&dalmuti_baselines::RANDOM),
-        other => Difficulty::ALL
-            .into_iter()
-            .find(|d| d.name() == other)
-            .and_then(dalmuti_policy),
-    }
+/// A Dalmuti bot by arena name: the baselines, `easy`, `hard`, `normal` and weight
+/// variants such as `hard/tempo=0` (see [`crate::dalmuti::bots::by_name`]).
+pub fn dalmuti_bot(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
+    crate::dalmuti::bots::by_name(name)
 }
 
 /// Wraps a policy to time its decisions, for referees that call `decide` themselves.
@@ -219,7 +212,9 @@ impl GameRunner for DalmutiRunner {
     fn check_bot(&self, name: &str) -> Result<(), String> {
         dalmuti_bot(name)
             .map(|_| ())
-            .ok_or_else(|| format!("--lineup: Dalmuti has no bot {name:?} (easy, singles, random)"))
+            .ok_or_else(|| {
+                format!("--lineup: Dalmuti has no bot {name:?} (easy, hard, normal, singles, random, hard/weight=value)")
+            })
     }
 
     fn play(
@@ -233,10 +228,16 @@ impl GameRunner for DalmutiRunner {
             .as_deref()
             .map(RemoteBot::every_level)
             .unwrap_or_default();
+        let local: Vec<Option<Box<dyn DalmutiPolicy>>> =
+            bots.iter().map(|b| dalmuti_bot(b)).collect();
         let timed = seat_policies::<dyn DalmutiPolicy + '_>(
             bots,
             &remote,
-            |b| dalmuti_bot(b).map(|p| p as &dyn DalmutiPolicy),
+            |b| {
+                bots.iter()
+                    .position(|x| x == b)
+                    .and_then(|i| local[i].as_deref())
+            },
             |r| r as &dyn DalmutiPolicy,
             "Dalmuti",
         )?;

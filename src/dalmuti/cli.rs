@@ -1,10 +1,8 @@
 //! The `stats dalmuti` and `selfplay dalmuti` subcommands (kept out of `main.rs`).
 
-use super::bots::DalmutiPolicy;
-use super::bots::baselines::{RANDOM, SINGLES};
-use super::bots::easy::Easy;
+use super::bots::{DalmutiPolicy, by_name};
 use super::referee::{MATCH_HANDS, MatchResult, play_match};
-use super::stats::{MAX_LEAD, beat_probabilities};
+use super::stats::{MAX_LEAD, beat_probabilities, control_comparison};
 use super::turn::{MAX_PLAYERS, MIN_PLAYERS};
 use crate::bot::StableHasher;
 use rayon::prelude::*;
@@ -25,6 +23,10 @@ pub struct StatsArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also compare the hard bot's analytic control probability and the seat
+    /// independence approximation against this Monte Carlo, by lead size.
+    #[arg(long)]
+    pub analytic: bool,
 }
 
 /// `climbot selfplay dalmuti`: bots play matches, every action and invariant checked.
@@ -39,7 +41,8 @@ pub struct SelfplayArgs {
     /// The seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The policy every seat uses: easy, singles or random.
+    /// The policy every seat uses: easy, hard, normal, singles, random (or a weight
+    /// variant such as hard/tempo=0).
     #[arg(long, default_value = "easy")]
     pub policy: String,
 }
@@ -59,6 +62,9 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), String> {
     check_players(args.players)?;
     if args.deals == 0 {
         return Err("--deals must be positive".into());
+    }
+    if args.analytic {
+        return run_control_comparison(args);
     }
     let table = beat_probabilities(args.players, args.deals, args.seed);
     if args.json {
@@ -96,19 +102,59 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), String> {
     Ok(())
 }
 
+fn run_control_comparison(args: &StatsArgs) -> Result<(), String> {
+    let rows = control_comparison(args.players, args.deals, args.seed);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string(&rows).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    println!(
+        "Control probability of the opening lead (nobody can beat it), {} players, {} deals, seed {}",
+        args.players, args.deals, args.seed
+    );
+    println!(
+        "Averaged over ranks with Monte Carlo control in [5%, 95%]; mc = truth, indep = per-seat MC multiplied, analytic = hard bot's ledger"
+    );
+    println!(
+        "size ranks  samples     mc   indep  analytic  indep/mc  analytic/mc | worst cell: rank  mc  indep/mc  analytic/mc"
+    );
+    for r in rows {
+        if r.ranks == 0 {
+            println!("{:>4}     -", r.size);
+            continue;
+        }
+        println!(
+            "{:>4} {:>5} {:>8} {:6.3} {:7.3} {:9.3} {:9.2} {:12.2} | {:>16} {:5.3} {:9.2} {:12.2}",
+            r.size,
+            r.ranks,
+            r.samples,
+            r.mc_control,
+            r.independent_control,
+            r.analytic_control,
+            r.independence_ratio,
+            r.analytic_ratio,
+            r.worst_rank,
+            r.worst_mc,
+            r.worst_independence_ratio,
+            r.worst_analytic_ratio
+        );
+    }
+    Ok(())
+}
+
 /// Runs `selfplay dalmuti`: fails on the first illegal action or broken invariant.
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
     check_players(args.players)?;
-    let policy: &'static dyn DalmutiPolicy = match args.policy.as_str() {
-        "easy" => &Easy,
-        "singles" => &SINGLES,
-        "random" => &RANDOM,
-        other => {
-            return Err(format!(
-                "--policy {other}: expected easy, singles or random"
-            ));
-        }
-    };
+    let boxed = by_name(&args.policy).ok_or_else(|| {
+        format!(
+            "--policy {}: expected easy, hard, normal, singles, random or hard/weight=value",
+            args.policy
+        )
+    })?;
+    let policy: &dyn DalmutiPolicy = boxed.as_ref();
     let policies = vec![policy; args.players];
     let matches = args.hands.div_ceil(u64::from(MATCH_HANDS));
     let start = Instant::now();

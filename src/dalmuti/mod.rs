@@ -8,7 +8,9 @@
 pub mod bots;
 pub mod cards;
 pub mod cli;
+pub mod knowledge;
 pub mod moves;
+pub mod plan;
 pub mod plays;
 pub mod referee;
 pub mod stats;

@@ -2,6 +2,7 @@
 
 pub mod baselines;
 pub mod easy;
+pub mod hard;
 
 use super::cards::Cards;
 use super::moves::for_each_legal_play;
@@ -83,7 +84,46 @@ pub fn is_legal(view: &DalmutiView, decision: &DalmutiDecision) -> bool {
     }
 }
 
-/// The policy serving `difficulty`, if this game has it (only Easy so far).
+/// A bot by name, for the arena and self-play: `easy`, `hard`, `normal`, `singles`,
+/// `random`, and `hard`/`normal` with weight overrides, e.g. `hard/tempo=0/hold=0.3`
+/// (names as in [`hard::Weights::with_override`], plus the ledger's `pass_factor=x`
+/// and `memory=n` tricks, 0 = full memory). `None` for an unknown name or a bad
+/// override.
+pub fn by_name(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
+    let mut parts = name.split('/');
+    let base = parts.next()?;
+    let mut bot = match base {
+        "easy" => return Some(Box::new(easy::Easy)),
+        "singles" => return Some(Box::new(baselines::Singles)),
+        "random" => return Some(Box::new(baselines::RandomPolicy)),
+        "hard" => hard::HardBot::hard(),
+        "normal" => hard::HardBot::normal(),
+        _ => return None,
+    };
+    let mut overridden = false;
+    for part in parts {
+        match part.split_once('=') {
+            Some(("pass_factor", v)) => bot.memory.pass_factor = v.parse().ok()?,
+            Some(("memory", v)) => {
+                let n: usize = v.parse().ok()?;
+                bot.memory.tricks = (n > 0).then_some(n);
+            }
+            _ => bot.weights = bot.weights.with_override(part).ok()?,
+        }
+        overridden = true;
+    }
+    if overridden {
+        bot.name = match base {
+            "hard" => "hard-variant",
+            _ => "normal-variant",
+        };
+    }
+    Some(Box::new(bot))
+}
+
+/// The policy serving `difficulty`, if this game has it: Easy, Normal and Hard (the
+/// evaluation bot of seed 004; served because hard beats easy and normal lands
+/// between them on held-out arena seeds). Expert is not built.
 ///
 /// The whole service path: wire-shaped input -> validated view -> policy -> decision.
 ///
@@ -97,11 +137,37 @@ pub fn is_legal(view: &DalmutiView, decision: &DalmutiDecision) -> bool {
 /// let decision = easy.decide(&view, &mut ctx);
 /// assert!(is_legal(&view, &decision));
 /// assert!(legal_decisions(&view).contains(&decision));
-/// assert!(policy(Difficulty::Hard).is_none());
+/// let hard = policy(Difficulty::Hard).unwrap();
+/// let (decision, candidates) = hard.decide_explained(&view, &mut ctx);
+/// assert!(is_legal(&view, &decision));
+/// assert!(candidates.iter().any(|c| c.action == decision));
+/// assert!(policy(Difficulty::Normal).is_some());
+/// assert!(policy(Difficulty::Expert).is_none());
 /// ```
 pub fn policy(difficulty: Difficulty) -> Option<&'static dyn DalmutiPolicy> {
     match difficulty {
         Difficulty::Easy => Some(&easy::Easy),
-        Difficulty::Normal | Difficulty::Hard | Difficulty::Expert => None,
+        Difficulty::Normal => Some(&hard::NORMAL),
+        Difficulty::Hard => Some(&hard::HARD),
+        Difficulty::Expert => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::by_name;
+
+    #[test]
+    fn by_name_knows_the_bots_and_the_overrides() {
+        for name in ["easy", "hard", "normal", "singles", "random"] {
+            assert_eq!(by_name(name).map(|b| b.name()), Some(name));
+        }
+        assert_eq!(
+            by_name("hard/tempo=0/memory=2/pass_factor=1").map(|b| b.name()),
+            Some("hard-variant")
+        );
+        assert!(by_name("hard/nope=1").is_none());
+        assert!(by_name("hard/memory=x").is_none());
+        assert!(by_name("expert").is_none());
     }
 }
