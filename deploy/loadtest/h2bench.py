@@ -364,10 +364,6 @@ def bench(args):
 
 
 def soak(args):
-    # The other games' EASY at concurrency 16, once each: not a target, for reference.
-    others = [Target(f"SelectPlay {game} EASY (follow)", SELECT_PATH,
-                     os.path.join(payloads, f"{game}_easy_follow.h2load.bin"), "easy")
-              for game in ("dalmuti", "daifugo")]
     started = datetime.datetime.now(datetime.timezone.utc)
     host = machine()
     tmp = tempfile.mkdtemp(prefix="h2soak-")
