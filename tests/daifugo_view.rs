@@ -74,7 +74,10 @@ fn every_rejection_names_its_field() {
             "hand[1]: duplicate of hand[0]",
             Box::new(|i| i.hand[1] = i.hand[0]),
         ),
-        ("hand[0]: card id 53", Box::new(|i| i.hand[0] = 53)),
+        (
+            "hand[0]: joker2 is not in this game's deck",
+            Box::new(|i| i.hand[0] = 53),
+        ),
         (
             "table.cards[1].declared: declares ♥6, not of the group's rank",
             Box::new(|i| i.table.as_mut().unwrap().cards[1].declared = Some(id("♥6"))),

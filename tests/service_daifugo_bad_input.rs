@@ -328,7 +328,7 @@ fn catalogue() -> Vec<Bad> {
         bad(
             "second joker in a one-joker deck",
             "view.daifugo.hand[0]",
-            "not in a deck of 53 cards",
+            "joker2 is not in this game's deck of 53 cards (see rules.jokers)",
             |v| {
                 v.hand[0] = pb::DaifugoCard {
                     joker: 2,

@@ -183,7 +183,15 @@ pub struct DaifugoView {
 fn parse_card(id: u32, deck: CardSet, field: &str) -> Result<Card, ViewError> {
     match u8::try_from(id).ok().and_then(Card::from_id) {
         Some(card) if deck.contains(card) => Ok(card),
-        _ => err(
+        // The only cards a deck can lack are jokers beyond `rules.jokers`.
+        Some(card) => err(
+            field,
+            format!(
+                "{card} is not in this game's deck of {} cards (see rules.jokers)",
+                deck.len()
+            ),
+        ),
+        None => err(
             field,
             format!("card id {id} is not in a deck of {} cards", deck.len()),
         ),
