@@ -69,34 +69,33 @@ pub fn answer<A: PartialEq>(
     explained: Vec<Explained<A>>,
     to_wire: impl Fn(&A) -> pb::Decision,
 ) -> Answer {
-    let mut explanation = Vec::with_capacity(explained.len().min(EXPLAIN_TOP));
     let chosen_rank = explained.iter().position(|e| e.action == chosen);
-    for (rank, e) in explained.iter().enumerate() {
-        let is_chosen = Some(rank) == chosen_rank;
-        if rank >= EXPLAIN_TOP && !is_chosen {
-            continue;
-        }
-        if rank >= EXPLAIN_TOP && explanation.len() == EXPLAIN_TOP {
-            explanation.pop();
-        }
-        explanation.push(pb::ExplainedCandidate {
-            decision: Some(to_wire(&e.action)),
-            score: e.score,
-            probability: e.probability,
-            terms: e
-                .terms
-                .iter()
-                .map(|&(name, value)| pb::ScoreTerm {
-                    name: name.to_string(),
-                    value,
-                })
-                .collect(),
-            chosen: is_chosen,
-        });
-        if explanation.len() == EXPLAIN_TOP && chosen_rank.is_none_or(|c| c < EXPLAIN_TOP) {
-            break;
-        }
+    let mut keep: Vec<usize> = (0..explained.len().min(EXPLAIN_TOP)).collect();
+    if let Some(rank) = chosen_rank.filter(|&r| r >= EXPLAIN_TOP) {
+        // The chosen candidate replaces the last of the top ones.
+        keep.pop();
+        keep.push(rank);
     }
+    let explanation = keep
+        .into_iter()
+        .map(|rank| {
+            let e = &explained[rank];
+            pb::ExplainedCandidate {
+                decision: Some(to_wire(&e.action)),
+                score: e.score,
+                probability: e.probability,
+                terms: e
+                    .terms
+                    .iter()
+                    .map(|&(name, value)| pb::ScoreTerm {
+                        name: name.to_string(),
+                        value,
+                    })
+                    .collect(),
+                chosen: Some(rank) == chosen_rank,
+            }
+        })
+        .collect();
     Answer {
         decision: to_wire(&chosen),
         explanation,
@@ -165,5 +164,62 @@ pub fn difficulty_from_wire(value: i32, default: Difficulty) -> Result<Difficult
             "difficulty",
             format!("unknown value {value} (expected 0..=4)"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidates(n: usize) -> Vec<Explained<u32>> {
+        (0..n as u32)
+            .map(|i| Explained {
+                action: i,
+                score: -f64::from(i),
+                probability: 0.0,
+                terms: vec![("only", -f64::from(i))],
+            })
+            .collect()
+    }
+
+    /// Every candidate looks the same on the wire; the scores tell them apart.
+    fn wire(_: &u32) -> pb::Decision {
+        pb::Decision {
+            game: Some(pb::decision::Game::Lexio(pb::LexioAction {
+                action: Some(pb::lexio_action::Action::Pass(pb::LexioPass {})),
+            })),
+        }
+    }
+
+    #[test]
+    fn an_explanation_keeps_the_top_ten_and_always_the_chosen_one() {
+        let short = answer(2, candidates(4), wire);
+        assert_eq!(short.explanation.len(), 4);
+        assert_eq!(
+            short.explanation.iter().filter(|c| c.chosen).count(),
+            1,
+            "one chosen"
+        );
+        assert!(short.explanation[2].chosen);
+
+        let long = answer(14, candidates(20), wire);
+        assert_eq!(long.explanation.len(), EXPLAIN_TOP);
+        let last = long.explanation.last().unwrap();
+        assert!(last.chosen && last.score == -14.0, "{last:?}");
+        assert!(
+            long.explanation[..EXPLAIN_TOP - 1]
+                .iter()
+                .all(|c| !c.chosen)
+        );
+        assert!(
+            long.explanation
+                .windows(2)
+                .all(|w| w[0].score >= w[1].score)
+        );
+
+        let top = answer(3, candidates(20), wire);
+        assert_eq!(top.explanation.len(), EXPLAIN_TOP);
+        assert!(top.explanation[3].chosen);
+        assert!(answer(0, Vec::new(), wire).explanation.is_empty());
     }
 }
