@@ -193,8 +193,9 @@ struct Context<'a> {
     before_singles: f64,
     /// How soon the round may end: the largest one-shot-out chance among opponents.
     danger: f64,
-    /// The legal follows' tile sets, cheapest first (key, then tile ids).
-    follows_by_cost: Vec<u64>,
+    /// Each legal follow's cheapness (by tile set): 1 for the cheapest (key, then tile
+    /// ids), falling by 1/n per rank.
+    cheapness: HashMap<u64, f64>,
     /// The hand's weakest tile, as a one-tile set.
     weakest: TileSet,
 }
@@ -292,7 +293,9 @@ impl Context<'_> {
 }
 
 impl HardBot {
-    fn context<'a>(&self, view: &'a LexioView) -> Context<'a> {
+    /// What the scoring needs, computed once per decision; `actions` are the view's
+    /// legal actions.
+    fn context<'a>(&self, view: &'a LexioView, actions: &[Action]) -> Context<'a> {
         let forget = match self.memory {
             None => 0,
             Some(k) => view.log().len().saturating_sub(k),
@@ -326,18 +329,27 @@ impl HardBot {
             .iter()
             .map(|s| one_play_chance(s.count))
             .fold(0.1, f64::max);
-        let mut follows: Vec<Combo> = match view.table() {
-            Some(t) => crate::lexio::moves::follows(view.players(), view.hand(), t),
-            None => Vec::new(),
-        };
+        let mut follows: Vec<Combo> = actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Play(c) if view.table().is_some() => Some(*c),
+                _ => None,
+            })
+            .collect();
         follows.sort_by_key(|f| (f.key(), f.tiles().id_sum(), f.tiles().bits()));
+        let n = follows.len().max(1) as f64;
+        let cheapness = follows
+            .iter()
+            .enumerate()
+            .map(|(rank, f)| (f.tiles().bits(), 1.0 - rank as f64 / n))
+            .collect();
         let weakest = view
             .hand()
             .iter()
             .next()
             .map_or(TileSet::EMPTY, |t| TileSet::EMPTY.with(t));
         Context {
-            follows_by_cost: follows.iter().map(|f| f.tiles().bits()).collect(),
+            cheapness,
             weakest,
             view,
             seats,
@@ -390,13 +402,8 @@ impl HardBot {
                     });
                 terms.push(("tiles", w.tiles * c.len() as f64));
                 if table.is_some() {
-                    let n = cx.follows_by_cost.len().max(1) as f64;
-                    let rank = cx
-                        .follows_by_cost
-                        .iter()
-                        .position(|&b| b == c.tiles().bits())
-                        .unwrap_or(0) as f64;
-                    terms.push(("cheap", w.cheap * (1.0 - rank / n)));
+                    let cheapness = cx.cheapness.get(&c.tiles().bits()).copied();
+                    terms.push(("cheap", w.cheap * cheapness.unwrap_or(1.0)));
                 } else {
                     let low = c.tiles().is_superset(cx.weakest);
                     terms.push(("low", if low { w.low } else { 0.0 }));
@@ -470,9 +477,9 @@ impl HardBot {
 
     /// Every candidate with its score, best first (the `explain` output).
     pub fn scored(&self, view: &LexioView) -> Vec<Scored> {
-        let mut cx = self.context(view);
-        let mut out: Vec<Scored> = view
-            .legal_actions()
+        let actions = view.legal_actions();
+        let mut cx = self.context(view, &actions);
+        let mut out: Vec<Scored> = actions
             .into_iter()
             .map(|a| self.score(&mut cx, a))
             .collect();
@@ -516,7 +523,7 @@ impl HardBot {
         if actions.len() == 1 {
             return (actions[0], Vec::new());
         }
-        let mut cx = self.context(view);
+        let mut cx = self.context(view, &actions);
         if self.weights.must_block {
             let follows: Vec<Combo> = actions
                 .iter()
