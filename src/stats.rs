@@ -1,5 +1,6 @@
-//! Small statistics shared by the `stats` commands and the arena: Wilson intervals for
-//! proportions and Student-t intervals for means.
+//! Small statistics shared by the `stats` commands, the arena and the bots: Wilson
+//! intervals for proportions, Student-t intervals for means, and the binomial and
+//! hypergeometric probabilities the card-counting bots use.
 
 /// The two-sided 95% normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -82,6 +83,49 @@ pub fn mean_ci95(samples: &[f64]) -> MeanCi {
     }
 }
 
+/// `C(n, k)` as `f64` for `n <= 80` (0 outside), from a table built once.
+pub fn binomial(n: usize, k: usize) -> f64 {
+    static TABLE: std::sync::OnceLock<Vec<[f64; 81]>> = std::sync::OnceLock::new();
+    if k > n || n > 80 {
+        return 0.0;
+    }
+    let t = TABLE.get_or_init(|| {
+        let mut t = vec![[0.0; 81]; 81];
+        for n in 0..=80 {
+            t[n][0] = 1.0;
+            for k in 1..=n {
+                t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0.0 };
+            }
+        }
+        t
+    });
+    t[n][k]
+}
+
+/// The hypergeometric probability of exactly `k` successes when drawing `draws` from
+/// `total` items of which `successes` are successes (`total <= 80`).
+pub fn hypergeometric_pmf(successes: usize, total: usize, draws: usize, k: usize) -> f64 {
+    if k > successes || k > draws || draws > total || draws - k > total - successes {
+        return 0.0;
+    }
+    binomial(successes, k) * binomial(total - successes, draws - k) / binomial(total, draws)
+}
+
+/// The chance that a random `draw`-subset of `pool` items holds at least `need` of the
+/// `good` marked ones (`pool <= 80`).
+pub fn hypergeometric_at_least(pool: usize, good: usize, draw: usize, need: usize) -> f64 {
+    if need == 0 {
+        return 1.0;
+    }
+    if draw > pool || good < need {
+        return 0.0;
+    }
+    let below: f64 = (0..need)
+        .map(|k| hypergeometric_pmf(good, pool, draw, k))
+        .sum();
+    (1.0 - below).clamp(0.0, 1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +151,21 @@ mod tests {
         assert_eq!(ci.mean, 2.0);
         // sd = 1, se = 1/sqrt(3), t(2) = 4.303
         assert!((ci.hi - (2.0 + 4.303 / 3f64.sqrt())).abs() < 1e-9);
+    }
+
+    #[test]
+    fn binomials_and_hypergeometric_sum_to_one() {
+        assert_eq!(binomial(5, 2), 10.0);
+        assert_eq!(binomial(80, 0), 1.0);
+        let total: f64 = (0..=12).map(|k| hypergeometric_pmf(12, 70, 10, k)).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn hypergeometric_sanity() {
+        assert!((hypergeometric_at_least(10, 1, 1, 1) - 0.1).abs() < 1e-12);
+        assert!((hypergeometric_at_least(4, 2, 2, 2) - 1.0 / 6.0).abs() < 1e-12);
+        assert_eq!(hypergeometric_at_least(4, 1, 2, 2), 0.0);
+        assert_eq!(hypergeometric_at_least(48, 48, 12, 12), 1.0);
     }
 }

@@ -21,38 +21,10 @@ use super::cards::{Cards, Rank};
 use super::plays::Play;
 use super::turn::{Action, TurnState};
 use super::view::DalmutiView;
-use std::sync::OnceLock;
+use crate::stats::{binomial, hypergeometric_pmf};
 
 /// The largest set size the tables cover (12 naturals plus 2 Jesters).
 pub const MAX_SET: usize = 14;
-
-/// `C(n, k)` as `f64` for `n <= 80`.
-pub fn binomial(n: usize, k: usize) -> f64 {
-    static TABLE: OnceLock<Vec<[f64; 81]>> = OnceLock::new();
-    if k > n || n > 80 {
-        return 0.0;
-    }
-    let t = TABLE.get_or_init(|| {
-        let mut t = vec![[0.0; 81]; 81];
-        for n in 0..=80 {
-            t[n][0] = 1.0;
-            for k in 1..=n {
-                t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0.0 };
-            }
-        }
-        t
-    });
-    t[n][k]
-}
-
-/// The hypergeometric probability of exactly `k` successes when drawing `draws` from
-/// `total` items of which `successes` are successes.
-pub fn hyper_pmf(successes: usize, total: usize, draws: usize, k: usize) -> f64 {
-    if k > successes || k > draws || draws > total || draws - k > total - successes {
-        return 0.0;
-    }
-    binomial(successes, k) * binomial(total - successes, draws - k) / binomial(total, draws)
-}
 
 /// One active opponent as the ledger models it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -293,7 +265,7 @@ fn fill_seat(m: &mut SeatModel, unseen: Cards) {
             Some(y) => {
                 let draws = n.saturating_sub(y);
                 for x in 1..=a.min(draws) {
-                    let p = hyper_pmf(a, total, draws, x);
+                    let p = hypergeometric_pmf(a, total, draws, x);
                     if x + y <= MAX_SET + 2 {
                         dist[x + y] += p;
                     }
@@ -337,7 +309,7 @@ fn fill_seat(m: &mut SeatModel, unseen: Cards) {
                     0.0
                 }
             }
-            None => hyper_pmf(jesters_free, total, n, n),
+            None => hypergeometric_pmf(jesters_free, total, n, n),
         };
         one_set += j;
     }
@@ -410,14 +382,6 @@ mod tests {
         tricks: None,
         pass_factor: 0.5,
     };
-
-    #[test]
-    fn binomials_and_hypergeometric_sum_to_one() {
-        assert_eq!(binomial(5, 2), 10.0);
-        assert_eq!(binomial(80, 0), 1.0);
-        let total: f64 = (0..=12).map(|k| hyper_pmf(12, 70, 10, k)).sum();
-        assert!((total - 1.0).abs() < 1e-9);
-    }
 
     #[test]
     fn ledger_counts_unseen_from_public_information() {

@@ -8,6 +8,7 @@
 use super::combos::{Category, Combo, Key, straights};
 use super::tiles::{PlayerCount, Suit, Tile, TileSet};
 use super::view::{Action, LexioView};
+use crate::stats::hypergeometric_at_least;
 
 fn key_of(category: Category, vector: u32, suit: Suit) -> Key {
     let rank = match category {
@@ -206,32 +207,6 @@ pub fn seat_models(view: &LexioView, forget_before: usize) -> Vec<SeatModel> {
         .collect()
 }
 
-/// log C(n, k), exact for the small numbers here.
-fn ln_choose(n: usize, k: usize) -> f64 {
-    if k > n {
-        return f64::NEG_INFINITY;
-    }
-    let k = k.min(n - k);
-    (0..k).map(|i| ((n - i) as f64 / (k - i) as f64).ln()).sum()
-}
-
-/// P(a random `draw`-subset of a pool of `pool` tiles holds at least `need` of the
-/// `good` marked ones) by the hypergeometric distribution.
-pub fn hypergeometric_at_least(pool: usize, good: usize, draw: usize, need: usize) -> f64 {
-    if need == 0 {
-        return 1.0;
-    }
-    if draw > pool || good < need {
-        return 0.0;
-    }
-    let total = ln_choose(pool, draw);
-    let below: f64 = (0..need)
-        .filter(|&k| k <= draw && draw - k <= pool - good)
-        .map(|k| (ln_choose(good, k) + ln_choose(pool - good, draw - k) - total).exp())
-        .sum();
-    (1.0 - below).clamp(0.0, 1.0)
-}
-
 /// The chance that the seat can beat a single, pair or triple: for each stronger number,
 /// the chance it holds enough tiles of it that beat, combined as if independent.
 /// 5-tile plays are judged structurally on the seat's possible tiles (0 or 1).
@@ -328,14 +303,6 @@ mod tests {
         assert!(!can_be_beaten(p, pool, pair));
         let low_pair = classify(p, set(&[(4, Moon), (4, Sun)])).unwrap();
         assert!(can_be_beaten(p, pool, low_pair));
-    }
-
-    #[test]
-    fn hypergeometric_sanity() {
-        assert!((hypergeometric_at_least(10, 1, 1, 1) - 0.1).abs() < 1e-12);
-        assert!((hypergeometric_at_least(4, 2, 2, 2) - 1.0 / 6.0).abs() < 1e-12);
-        assert_eq!(hypergeometric_at_least(4, 1, 2, 2), 0.0);
-        assert_eq!(hypergeometric_at_least(48, 48, 12, 12), 1.0);
     }
 
     #[test]

@@ -17,12 +17,13 @@
 use super::{DalmutiDecision, DalmutiPolicy};
 use crate::bot::{DecisionContext, Explained, draw_index, softmax_probabilities};
 use crate::dalmuti::cards::{Cards, Rank};
-use crate::dalmuti::knowledge::{Ledger, Memory, hyper_pmf};
+use crate::dalmuti::knowledge::{Ledger, Memory};
 use crate::dalmuti::moves::for_each_legal_play;
 use crate::dalmuti::plan::{Plan, best_plan};
 use crate::dalmuti::plays::Play;
 use crate::dalmuti::turn::Title;
 use crate::dalmuti::view::{DalmutiView, Phase};
+use crate::stats::hypergeometric_pmf;
 
 /// The weights of the evaluation (names accepted by [`Weights::with_override`]).
 /// Defaults from coordinate descent on tuning seeds 1000.. (8 players, 60 duplicate
@@ -493,7 +494,7 @@ fn approx_one_set(l: &Ledger, rest: u8) -> f64 {
             continue;
         }
         // All n cards among the a of rank r plus the j Jesters, at least one natural.
-        p += hyper_pmf(a + j, total, n, n) - hyper_pmf(j, total, n, n);
+        p += hypergeometric_pmf(a + j, total, n, n) - hypergeometric_pmf(j, total, n, n);
     }
     p.clamp(0.0, 1.0)
 }
@@ -524,7 +525,7 @@ fn give_away_cost(l: &Ledger, r: Rank, add: u8, target: usize) -> f64 {
     let draws = target.min(total);
     (0..=a.min(draws))
         .map(|k| {
-            let pk = hyper_pmf(a, total, draws, k);
+            let pk = hypergeometric_pmf(a, total, draws, k);
             let k = k as u8;
             pk * (group_value(l, r, k + add) - group_value(l, r, k))
         })
