@@ -171,6 +171,18 @@ pub fn draw_index(probabilities: &[f64], ctx: &mut DecisionContext<'_>) -> usize
     last
 }
 
+/// Splits a weight override written `name=value` (`tempo=0.5`), as the tunable bots
+/// take them from the arena's lineup names.
+pub fn parse_override(text: &str) -> Result<(&str, f64), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: expected name=value"))?;
+    let value = value
+        .parse()
+        .map_err(|_| format!("{text:?}: {value:?} is not a number"))?;
+    Ok((name, value))
+}
+
 /// A uniform draw from `0..n` by multiply-shift with rejection (Lemire), stable for a
 /// given generator state. Panics if `n == 0`.
 pub fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {

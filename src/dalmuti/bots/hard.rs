@@ -15,7 +15,7 @@
 //! ledger that forgets plays older than two tricks and ignores passes.
 
 use super::{DalmutiDecision, DalmutiPolicy};
-use crate::bot::{DecisionContext, Explained, draw_index, softmax_probabilities};
+use crate::bot::{DecisionContext, Explained, draw_index, parse_override, softmax_probabilities};
 use crate::dalmuti::cards::{Cards, Rank};
 use crate::dalmuti::knowledge::{Ledger, Memory};
 use crate::dalmuti::moves::for_each_legal_play;
@@ -74,12 +74,7 @@ impl Default for Weights {
 impl Weights {
     /// The weights with one `name=value` override (for tuning and ablations).
     pub fn with_override(mut self, text: &str) -> Result<Weights, String> {
-        let (name, value) = text
-            .split_once('=')
-            .ok_or_else(|| format!("{text:?}: expected name=value"))?;
-        let v: f64 = value
-            .parse()
-            .map_err(|_| format!("{text:?}: {value:?} is not a number"))?;
+        let (name, v) = parse_override(text)?;
         let slot = match name {
             "plan" => &mut self.plan,
             "strength" => &mut self.strength,

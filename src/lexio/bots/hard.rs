@@ -28,7 +28,7 @@
 
 use super::LexioPolicy;
 use super::easy::easy_action;
-use crate::bot::{DecisionContext, Explained, draw_index, softmax_probabilities};
+use crate::bot::{DecisionContext, Explained, draw_index, parse_override, softmax_probabilities};
 use crate::lexio::combos::Combo;
 use crate::lexio::knowledge::{SeatModel, beat_chance, can_be_beaten, seat_models};
 use crate::lexio::plan::PlanTable;
@@ -138,12 +138,7 @@ impl Weights {
     /// Applies overrides written `name=value` (e.g. `tempo=0`), for tuning and
     /// ablation from the arena's command line.
     pub fn with_override(mut self, text: &str) -> Result<Weights, String> {
-        let (name, value) = text
-            .split_once('=')
-            .ok_or_else(|| format!("{text:?}: expected name=value"))?;
-        let v: f64 = value
-            .parse()
-            .map_err(|_| format!("{text:?}: {value:?} is not a number"))?;
+        let (name, v) = parse_override(text)?;
         let slot = match name {
             "tiles" => &mut self.tiles,
             "pass" => &mut self.pass,
