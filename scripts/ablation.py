@@ -10,24 +10,10 @@ is the full bot's diff minus the ablated bot's diff (positive: the term helps), 
 deals, so their errors are positively correlated). Prints a markdown table.
 """
 import argparse
-import json
 import math
-import subprocess
 import sys
 
-
-def run(args, name, players):
-    cmd = [args.binary, "arena", "--game", args.game, "--players", str(players),
-           "--lineup", f"{name},{args.opponent}", "--blocks", str(args.blocks),
-           "--seed", str(args.seed), "--threads", str(args.threads), "--json"]
-    cmd += args.arena_arg
-    report = json.loads(subprocess.run(cmd, capture_output=True, text=True,
-                                       check=True).stdout)
-    d = report["diff"]
-    sign = 1 if report["metric"]["higher_is_better"] else -1
-    mean = sign * d["mean"]
-    half = (d["ci95"][1] - d["ci95"][0]) / 2
-    return mean, half, report["metric"]["name"]
+from arena_diff import arena_diff
 
 
 def main():
@@ -47,11 +33,11 @@ def main():
     p.add_argument("--arena-arg", action="append", default=[])
     args = p.parse_args()
 
-    full, full_half, metric = run(args, args.bot, args.players)
+    full, full_half, metric = arena_diff(args, f"{args.bot},{args.opponent}", args.players)
     rows = [(f"{args.bot} (full)", full, full_half, None)]
     variants = [f"{w}=0" for w in args.off.split(",") if w] + args.extra
     for v in variants:
-        mean, half = run(args, f"{args.bot}/{v}", args.players)[:2]
+        mean, half, _ = arena_diff(args, f"{args.bot}/{v},{args.opponent}", args.players)
         rows.append((v, mean, half, full - mean))
     se = full_half / 1.96
     print(f"{args.game}, {args.players} players, {args.blocks} blocks, seed {args.seed}: "

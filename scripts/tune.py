@@ -12,9 +12,9 @@ pass tries, for every weight in turn, the current value times 0.5 and 2 (or
 than --min-gain. Report the result on seeds never used here.
 """
 import argparse
-import json
-import subprocess
 import sys
+
+from arena_diff import arena_diff
 
 
 def parse(spec):
@@ -34,19 +34,8 @@ def evaluate(args, weights, cache):
     if key in cache:
         return cache[key]
     name = args.bot + ("/" + key if key else "")
-    total = 0.0
-    for p in args.players:
-        cmd = [args.binary, "arena", "--game", args.game, "--players", str(p),
-               "--lineup", f"{name},{args.opponent}", "--blocks", str(args.blocks),
-               "--seed", str(args.seed), "--threads", str(args.threads), "--json"]
-        cmd += args.arena_arg
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-        report = json.loads(out)
-        diff = report["diff"]["mean"]
-        if not report["metric"]["higher_is_better"]:
-            diff = -diff
-        total += diff
-    value = total / len(args.players)
+    diffs = [arena_diff(args, f"{name},{args.opponent}", p)[0] for p in args.players]
+    value = sum(diffs) / len(diffs)
     cache[key] = value
     print(f"  {value:+.4f}  {key}", flush=True)
     return value
