@@ -276,28 +276,22 @@ def bench(args):
                              "p50": percentile(lat, 50) / 1000,
                              "p99": percentile(lat, 99) / 1000,
                              "errors": p["errors"]})
-        if args.expert:
-            log = os.path.join(tmp, "lat-expert.tsv")
-            r, errors = checked_run(server, expert, args.expert, 2, 1, log)
+        # One-shot rows: EXPERT on 2 connections, the other games at concurrency 16.
+        one_shots = [(expert, args.expert, 2, 1, 0)] if args.expert else []
+        if args.other_games:
+            one_shots += [(t, args.requests, 4, 4, args.warmup) for t in others]
+        for i, (t, n, conns, streams, warmup) in enumerate(one_shots):
+            if warmup:
+                checked_run(server, t, warmup, conns, streams)
+            log = os.path.join(tmp, f"lat-one-shot-{i}.tsv")
+            r, errors = checked_run(server, t, n, conns, streams, log)
             lat = sorted(latencies_us(log))
-            rows.append({"target": expert.name, "c": 2, "conns": 2, "streams": 1,
-                         "n": r["total"], "rps": r["rps"], "runs": [r["rps"]],
-                         "p50": percentile(lat, 50) / 1000,
+            rows.append({"target": t.name, "c": conns * streams, "conns": conns,
+                         "streams": streams, "n": r["total"], "rps": r["rps"],
+                         "runs": [r["rps"]], "p50": percentile(lat, 50) / 1000,
                          "p99": percentile(lat, 99) / 1000, "errors": errors})
             if errors:
-                failures.append(f"{expert.name}: {errors} errors\n{r['raw']}")
-        if args.other_games:
-            for t in others:
-                checked_run(server, t, args.warmup, 4, 4)
-                log = os.path.join(tmp, f"lat-{len(t.name)}-other.tsv")
-                r, errors = checked_run(server, t, args.requests, 4, 4, log)
-                lat = sorted(latencies_us(log))
-                rows.append({"target": t.name, "c": 16, "conns": 4, "streams": 4,
-                             "n": r["total"], "rps": r["rps"], "runs": [r["rps"]],
-                             "p50": percentile(lat, 50) / 1000,
-                             "p99": percentile(lat, 99) / 1000, "errors": errors})
-                if errors:
-                    failures.append(f"{t.name}: {errors} errors\n{r['raw']}")
+                failures.append(f"{t.name}: {errors} errors\n{r['raw']}")
     finally:
         code = server.stop()
     if code != 0:
