@@ -373,6 +373,25 @@ fn replay(view: &DalmutiView, memory: Option<usize>) -> (Vec<Option<Play>>, Card
     (passes, forgotten)
 }
 
+/// A ledger for tests: `mine` and `played` known, opponents (seats 1, 2, ...) holding
+/// `counts` cards, no passes seen.
+#[cfg(test)]
+pub(crate) fn test_ledger(mine: Cards, played: Cards, counts: &[u8]) -> Ledger {
+    let unseen = Cards::FULL_DECK.difference(mine).difference(played);
+    let opponents: Vec<Opponent> = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| Opponent {
+            seat: i + 1,
+            cards: c,
+            known_jesters: None,
+            passed_on: None,
+        })
+        .collect();
+    // The pass factor only weighs passes, and there are none.
+    Ledger::from_parts(unseen, &opponents, 1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -393,21 +412,6 @@ mod tests {
         assert_eq!(cards, l.total_unseen());
     }
 
-    fn ledger(mine: Cards, played: Cards, counts: &[u8]) -> Ledger {
-        let unseen = Cards::FULL_DECK.difference(mine).difference(played);
-        let opponents: Vec<Opponent> = counts
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| Opponent {
-                seat: i + 1,
-                cards: c,
-                known_jesters: None,
-                passed_on: None,
-            })
-            .collect();
-        Ledger::from_parts(unseen, &opponents, 0.5)
-    }
-
     #[test]
     fn structural_safety_considers_jesters() {
         // Opponents hold everything but rank 1 x1 and my cards; ranks 1..=2 are
@@ -416,7 +420,7 @@ mod tests {
         let played = Cards::EMPTY
             .with(Rank::new(1).unwrap(), 1)
             .with(Rank::new(2).unwrap(), 1);
-        let l = ledger(mine, played, &[10, 10, 10]);
+        let l = test_ledger(mine, played, &[10, 10, 10]);
         let three = Rank::new(3).unwrap();
         // One 2 plus two Jesters makes 2x3: 3x3 is not structurally safe.
         assert!(!l.structurally_safe(three, 3));
@@ -426,7 +430,7 @@ mod tests {
         assert_eq!(l.control_prob(three, 4, 0.0), 1.0);
         // Once the Jesters are played, 3x2 is safe too.
         let played = played.with(Rank::JESTER, 2);
-        let l = ledger(mine, played, &[10, 10, 8]);
+        let l = test_ledger(mine, played, &[10, 10, 8]);
         assert!(l.structurally_safe(three, 2));
         assert!(!l.structurally_safe(three, 1));
     }
@@ -434,7 +438,7 @@ mod tests {
     #[test]
     fn one_card_seats_always_finish_in_one_set() {
         let mine = Cards::EMPTY.with(Rank::new(12).unwrap(), 5);
-        let l = ledger(mine, Cards::EMPTY, &[1, 40, 34]);
+        let l = test_ledger(mine, Cards::EMPTY, &[1, 40, 34]);
         assert_eq!(l.one_set_prob(0), 1.0);
         assert!(l.one_set_prob(1) < 0.01);
         // Beat risk of a single 12 by a 40-card hand is near 1; by a 1-card hand it is

@@ -133,25 +133,10 @@ pub fn best_plan(hand: Cards, ledger: &Ledger) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dalmuti::knowledge::Opponent;
+    use crate::dalmuti::knowledge::test_ledger;
 
     fn r(n: u8) -> Rank {
         Rank::new(n).unwrap()
-    }
-
-    fn ledger(mine: Cards, played: Cards, counts: &[u8]) -> Ledger {
-        let unseen = Cards::FULL_DECK.difference(mine).difference(played);
-        let opponents: Vec<Opponent> = counts
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| Opponent {
-                seat: i + 1,
-                cards: c,
-                known_jesters: None,
-                passed_on: None,
-            })
-            .collect();
-        Ledger::from_parts(unseen, &opponents, 1.0)
     }
 
     #[test]
@@ -161,7 +146,7 @@ mod tests {
             .with(r(9), 1)
             .with(r(12), 4)
             .with(Rank::JESTER, 2);
-        let l = ledger(hand, Cards::EMPTY, &[25, 25, 21]);
+        let l = test_ledger(hand, Cards::EMPTY, &[25, 25, 21]);
         let plan = best_plan(hand, &l);
         assert_eq!(plan.min_plays, 3, "{plan:?}");
         let jesters: u8 = plan.groups.iter().map(|g| g.jesters()).sum();
@@ -186,7 +171,7 @@ mod tests {
             .with(r(11), 1)
             .with(Rank::JESTER, 2);
         let played = Cards::EMPTY.with(r(1), 1).with(r(2), 2);
-        let l = ledger(hand, played, &[20, 20, 20]);
+        let l = test_ledger(hand, played, &[20, 20, 20]);
         let plan = best_plan(hand, &l);
         assert_eq!(plan.min_plays, 2);
         assert!(plan.certain_leads >= 1, "{plan:?}");
