@@ -64,7 +64,9 @@ fn request(views: &[pb::GameView], id: u64) -> pb::SelectPlayRequest {
 /// - hyper `Canceled` "connection closed": the request was still queued in the client
 ///   when the connection closed, so it was never sent (tonic reports CANCELLED);
 /// - a connection reset: the connection sat in the kernel's accept backlog when the
-///   server closed its listener, so the server never accepted it (tonic: UNKNOWN).
+///   server closed its listener, so the server never accepted it (tonic: UNKNOWN);
+/// - a broken pipe with no response header: the server had closed the connection while
+///   the request was still being written (tonic: UNKNOWN).
 ///
 /// The server's log is checked as well: a call its handler saw is never "refused".
 fn classify(status: &tonic::Status) -> Seen {
@@ -87,6 +89,9 @@ fn classify(status: &tonic::Status) -> Seen {
         Some("never sent, connection closing (CANCELLED)")
     } else if innermost == "Kind(ConnectionReset)" {
         Some("connection reset, never accepted (UNKNOWN)")
+    } else if innermost.starts_with("Custom { kind: BrokenPipe") {
+        // The server closed the connection while the request was being written.
+        Some("broken pipe while sending, never accepted (UNKNOWN)")
     } else {
         None
     };
