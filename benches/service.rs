@@ -1,8 +1,9 @@
-//! The decision path in-process (the handler called directly) vs over loopback gRPC,
+//! Reading a request (prost + validation vs the fast lane + validation), then the
+//! decision path in-process (the handler called directly) vs over loopback gRPC,
 //! p50/p99 latency at concurrency 1 and 16. Run: `cargo bench --bench service`.
 //!
-//! Uses EASY (microseconds of policy time), so the figures are the service's own
-//! overhead: validation, seeding, a decision slot, the blocking-pool hop, encoding and,
+//! Uses EASY (microseconds of policy time, answered on the request's own task), so the
+//! figures are the service's own overhead: validation, seeding, metrics, encoding and,
 //! for loopback, HTTP/2 + protobuf.
 
 use climbot::pb;
@@ -104,11 +105,60 @@ where
     (percentile(&all, 0.50), percentile(&all, 0.99), rate)
 }
 
+/// Nanoseconds per call of `read` over `n` calls, best of 3 rounds.
+fn time_per_call(n: u32, mut read: impl FnMut() -> u64) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let t0 = Instant::now();
+        let mut sink = 0u64;
+        for _ in 0..n {
+            sink = sink.wrapping_add(read());
+        }
+        std::hint::black_box(sink);
+        best = best.min(t0.elapsed().as_nanos() as f64 / f64::from(n));
+    }
+    best
+}
+
+/// The load test's Lexio payload read both ways; asserts both give the same view.
+fn bench_request_reading(n: u32) {
+    use climbot::service::fast_lane::parse_select_play;
+    use climbot::service::game::{WireView, decode};
+    use prost::Message;
+    let payloads = climbot::loadtest::select_play_payloads(1).unwrap();
+    let (_, payload) = payloads
+        .iter()
+        .find(|(name, _)| name == "lexio_easy_follow")
+        .unwrap();
+    let bytes = payload.encode();
+    let via_prost = || {
+        let request = pb::SelectPlayRequest::decode(&bytes[..]).unwrap();
+        decode(WireView::Proto(request.view)).unwrap().fingerprint()
+    };
+    let via_fast_lane = || {
+        let (_, view) = parse_select_play(&bytes).unwrap().into_parts();
+        decode(view).unwrap().fingerprint()
+    };
+    assert_eq!(
+        via_prost(),
+        via_fast_lane(),
+        "both paths read the same view"
+    );
+    let prost_ns = time_per_call(n, via_prost);
+    let fast_ns = time_per_call(n, via_fast_lane);
+    println!(
+        "reading lexio_easy_follow ({} bytes) and validating: prost {prost_ns:.0} ns, fast lane {fast_ns:.0} ns ({:.2}x)",
+        bytes.len(),
+        prost_ns / fast_ns
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing useful.
     let quick =
         std::env::args().any(|a| a == "--quick") || !std::env::args().any(|a| a == "--bench");
     let per_task_total = if quick { 400 } else { 20_000 };
+    bench_request_reading(if quick { 1_000 } else { 200_000 });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -200,7 +200,7 @@ impl MidGamePicker {
         };
         let mut views = Vec::new();
         for (kind, view) in [("follow", follow), ("lead", lead)] {
-            crate::service::game::decode(Some(view.clone()))
+            crate::service::game::decode(crate::service::game::WireView::Proto(Some(view.clone())))
                 .map_err(|e| format!("{game} {kind} view refused: {e:?}"))?;
             views.push((kind, view.clone()));
         }

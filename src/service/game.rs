@@ -102,18 +102,33 @@ pub fn answer<A: PartialEq>(
     }
 }
 
+/// A request's view as it came off the wire.
+#[derive(Debug)]
+pub enum WireView {
+    /// The `view` field as prost decoded it.
+    Proto(Option<pb::GameView>),
+    /// A Lexio view read by SelectPlay's fast lane (`service::fast_lane`).
+    Lexio(crate::lexio::ViewInput),
+}
+
 /// The game a request's view is for (known even when the view is invalid).
-pub fn game_of(view: Option<&pb::GameView>) -> Option<Game> {
-    match view?.game.as_ref()? {
-        pb::game_view::Game::Lexio(_) => Some(Game::Lexio),
-        pb::game_view::Game::Dalmuti(_) => Some(Game::Dalmuti),
-        pb::game_view::Game::Daifugo(_) => Some(Game::Daifugo),
+pub fn game_of(view: &WireView) -> Option<Game> {
+    match view {
+        WireView::Lexio(_) => Some(Game::Lexio),
+        WireView::Proto(view) => match view.as_ref()?.game.as_ref()? {
+            pb::game_view::Game::Lexio(_) => Some(Game::Lexio),
+            pb::game_view::Game::Dalmuti(_) => Some(Game::Dalmuti),
+            pb::game_view::Game::Daifugo(_) => Some(Game::Daifugo),
+        },
     }
 }
 
 /// Decodes and validates the request's `view` field.
-pub fn decode(view: Option<pb::GameView>) -> Result<Box<dyn GameAdapter>, ServiceError> {
-    let view = view.ok_or_else(|| ServiceError::invalid("view", "required"))?;
+pub fn decode(view: WireView) -> Result<Box<dyn GameAdapter>, ServiceError> {
+    let view = match view {
+        WireView::Lexio(input) => return Ok(Box::new(lexio::validate(input)?)),
+        WireView::Proto(view) => view.ok_or_else(|| ServiceError::invalid("view", "required"))?,
+    };
     match view.game {
         Some(pb::game_view::Game::Lexio(v)) => Ok(Box::new(lexio::decode(v)?)),
         Some(pb::game_view::Game::Dalmuti(v)) => Ok(Box::new(dalmuti::decode(v)?)),

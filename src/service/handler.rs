@@ -7,8 +7,8 @@ use crate::pb;
 use crate::pb::bot_service_server::BotService;
 use crate::service::budget::{self, Limits, NoTime};
 use crate::service::config::Config;
-use crate::service::error::{ServiceError, code_name};
-use crate::service::game::{self, Game};
+use crate::service::error::ServiceError;
+use crate::service::game::{self, Game, WireView};
 use crate::service::metrics as m;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,16 +38,34 @@ impl BotHandler {
         }
     }
 
+    /// Serves one SelectPlay call, whichever way its request was read (the generated
+    /// server's prost decoding or the fast lane of `service::fast_lane`).
+    pub async fn serve_select_play(
+        &self,
+        request: Request<SelectPlayInput>,
+    ) -> Result<Response<pb::SelectPlayResponse>, Status> {
+        let timeout = budget::client_timeout(request.metadata());
+        let mut call = CallRecord::new(m::Rpc::SelectPlay);
+        let span = call.span.clone();
+        let result = self
+            .select_play(&mut call, timeout, request.into_inner())
+            .instrument(span)
+            .await;
+        call.finish(result.as_ref().map(|_| ()).map_err(ServiceError::code));
+        result.map(Response::new).map_err(Status::from)
+    }
+
     async fn select_play(
         &self,
         call: &mut CallRecord,
         timeout: Option<Duration>,
-        request: pb::SelectPlayRequest,
+        input: SelectPlayInput,
     ) -> Result<pb::SelectPlayResponse, ServiceError> {
+        let (request, view) = input.into_parts();
         let difficulty = game::difficulty_from_wire(request.difficulty, self.default_difficulty)?;
         call.difficulty = Some(difficulty);
-        call.game = game::game_of(request.view.as_ref());
-        let view = game::decode(request.view)?;
+        call.game = game::game_of(&view);
+        let view = game::decode(view)?;
         call.game = Some(view.game());
         if !view.supports(difficulty) {
             return Err(ServiceError::Unimplemented {
@@ -175,8 +193,9 @@ impl BotHandler {
         call: &mut CallRecord,
         request: pb::ListLegalPlaysRequest,
     ) -> Result<pb::ListLegalPlaysResponse, ServiceError> {
-        call.game = game::game_of(request.view.as_ref());
-        let view = game::decode(request.view)?;
+        let view = WireView::Proto(request.view);
+        call.game = game::game_of(&view);
+        let view = game::decode(view)?;
         call.game = Some(view.game());
         Ok(view.legal_plays())
     }
@@ -188,28 +207,66 @@ impl BotService for BotHandler {
         &self,
         request: Request<pb::SelectPlayRequest>,
     ) -> Result<Response<pb::SelectPlayResponse>, Status> {
-        let timeout = budget::client_timeout(request.metadata());
-        let mut call = CallRecord::new("select_play");
-        let span = call.span.clone();
-        let result = self
-            .select_play(&mut call, timeout, request.into_inner())
-            .instrument(span)
-            .await;
-        call.finish(result.as_ref().map(|_| ()).map_err(ServiceError::code));
-        result.map(Response::new).map_err(Status::from)
+        self.serve_select_play(request.map(SelectPlayInput::Wire))
+            .await
     }
 
     async fn list_legal_plays(
         &self,
         request: Request<pb::ListLegalPlaysRequest>,
     ) -> Result<Response<pb::ListLegalPlaysResponse>, Status> {
-        let mut call = CallRecord::new("list_legal_plays");
+        let mut call = CallRecord::new(m::Rpc::ListLegalPlays);
         let result = call
             .span
             .clone()
             .in_scope(|| self.list_legal_plays(&mut call, request.into_inner()));
         call.finish(result.as_ref().map(|_| ()).map_err(ServiceError::code));
         result.map(Response::new).map_err(Status::from)
+    }
+}
+
+/// A SelectPlay request as the server read it.
+#[derive(Debug)]
+pub enum SelectPlayInput {
+    /// Decoded by prost.
+    Wire(pb::SelectPlayRequest),
+    /// A Lexio request read by the fast lane.
+    Lexio {
+        /// The fields other than the view.
+        header: RequestHeader,
+        /// The view, not yet validated.
+        view: crate::lexio::ViewInput,
+    },
+}
+
+/// SelectPlay's fields other than the view, as on the wire.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RequestHeader {
+    /// `difficulty` (an open enum: any value).
+    pub difficulty: i32,
+    /// `seed`.
+    pub seed: Option<u64>,
+    /// `budget_ms`.
+    pub budget_ms: Option<u32>,
+    /// `explain`.
+    pub explain: bool,
+}
+
+impl SelectPlayInput {
+    /// The request's fields other than the view, and the view.
+    pub fn into_parts(self) -> (RequestHeader, WireView) {
+        match self {
+            SelectPlayInput::Wire(r) => (
+                RequestHeader {
+                    difficulty: r.difficulty,
+                    seed: r.seed,
+                    budget_ms: r.budget_ms,
+                    explain: r.explain,
+                },
+                WireView::Proto(r.view),
+            ),
+            SelectPlayInput::Lexio { header, view } => (header, WireView::Lexio(view)),
+        }
     }
 }
 
@@ -226,7 +283,7 @@ impl Drop for CancelOnDrop {
 /// One call's span, metrics and log line, written on drop so that a dropped call
 /// (cancelled by the client or the transport) is counted too.
 struct CallRecord {
-    rpc: &'static str,
+    rpc: m::Rpc,
     started: Instant,
     span: Span,
     game: Option<Game>,
@@ -238,10 +295,10 @@ struct CallRecord {
 }
 
 impl CallRecord {
-    fn new(rpc: &'static str) -> Self {
+    fn new(rpc: m::Rpc) -> Self {
         let span = tracing::debug_span!(
             "call",
-            rpc,
+            rpc = rpc.name(),
             game = field::Empty,
             difficulty = field::Empty,
             seed = field::Empty,
@@ -271,41 +328,32 @@ impl CallRecord {
 
 impl Drop for CallRecord {
     fn drop(&mut self) {
-        let elapsed = self.started.elapsed();
-        let code = match self.result {
-            None => Code::Cancelled,
-            Some(Ok(())) => Code::Ok,
-            Some(Err(code)) => code,
+        let outcome = m::CallOutcome {
+            rpc: self.rpc,
+            game: self.game,
+            difficulty: self.difficulty,
+            code: match self.result {
+                None => Code::Cancelled,
+                Some(Ok(())) => Code::Ok,
+                Some(Err(code)) => code,
+            },
+            fallback: self.fallback,
+            elapsed: self.started.elapsed(),
         };
-        let outcome = match code {
-            Code::Ok if self.fallback => "fallback",
-            code => code_name(code),
-        };
-        let game = self.game_name();
-        let difficulty = match (self.rpc, self.difficulty) {
-            ("list_legal_plays", _) => "none",
-            (_, Some(d)) => d.name(),
-            (_, None) => "unknown",
-        };
-        metrics::counter!(m::REQUESTS, "rpc" => self.rpc, "game" => game, "difficulty" => difficulty, "code" => code_name(code)).increment(1);
-        if self.rpc == "select_play" {
-            metrics::histogram!(m::SELECT_PLAY_DURATION, "game" => game, "difficulty" => difficulty, "outcome" => outcome)
-                .record(elapsed.as_secs_f64());
-            if self.fallback {
-                metrics::counter!(m::FALLBACKS, "game" => game, "difficulty" => difficulty)
-                    .increment(1);
-            }
-        }
+        m::record_call(&outcome);
+        let (game, difficulty) = (outcome.game_label(), outcome.difficulty_label());
+        let code = outcome.code;
+        let rpc = self.rpc.name();
+        let seed = self.seed;
+        let elapsed_us = u64::try_from(outcome.elapsed.as_micros()).unwrap_or(u64::MAX);
+        let outcome = outcome.outcome_label();
         self.span.record("game", game);
         self.span.record("difficulty", difficulty);
         self.span.record("outcome", outcome);
-        let elapsed_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
         self.span.record("elapsed_us", elapsed_us);
         // Successful calls are counted in the metrics and logged at debug only: a
         // per-call info line costs more than an EASY decision (issue #9's load test).
         // Client errors are worth a line; server-side failures a warning.
-        let rpc = self.rpc;
-        let seed = self.seed;
         self.span.in_scope(|| match code {
             Code::Ok => tracing::debug!(outcome, elapsed_us, "call done"),
             Code::InvalidArgument | Code::Unimplemented | Code::Cancelled => {

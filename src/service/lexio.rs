@@ -10,6 +10,7 @@ use crate::lexio::{
 };
 use crate::pb;
 use crate::service::error::ServiceError;
+use crate::service::fast_lane::Reader;
 use crate::service::game::{Answer, Game, GameAdapter, answer};
 
 const PREFIX: &str = "view.lexio";
@@ -19,6 +20,12 @@ pub struct Lexio(LexioView);
 
 /// Converts and validates a wire view.
 pub fn decode(view: pb::LexioView) -> Result<Lexio, ServiceError> {
+    validate(view_input(view)?)
+}
+
+/// A wire view in the domain's input shape; only the wire shapes are checked (a suit
+/// outside the enum, a number that is no tile).
+pub fn view_input(view: pb::LexioView) -> Result<ViewInput, ServiceError> {
     let hand = tiles(&view.hand, || "hand".into())?;
     let table = tiles(&view.table, || "table".into())?;
     let played = tiles(&view.played, || "played".into())?;
@@ -45,7 +52,7 @@ pub fn decode(view: pb::LexioView) -> Result<Lexio, ServiceError> {
             }
         })
         .collect::<Result<Vec<_>, ServiceError>>()?;
-    let input = ViewInput {
+    Ok(ViewInput {
         player_count: view.player_count,
         seat: view.seat,
         hand,
@@ -55,10 +62,100 @@ pub fn decode(view: pb::LexioView) -> Result<Lexio, ServiceError> {
         log,
         round: view.round,
         scores: view.scores,
-    };
+    })
+}
+
+/// Validates a view read off the wire (by [`decode`] or the fast lane's [`parse_view`]).
+pub fn validate(input: ViewInput) -> Result<Lexio, ServiceError> {
     LexioView::new(input)
         .map(Lexio)
         .map_err(|e| ServiceError::invalid(format!("{PREFIX}.{}", e.field), e.reason))
+}
+
+/// A `LexioView` read straight from its bytes by SelectPlay's fast lane, exactly as
+/// [`decode`] would read prost's message; `None` on anything unexpected (see
+/// `fast_lane`), including a tile [`decode`] would refuse, so that errors come from
+/// [`decode`].
+pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
+    let mut v = ViewInput {
+        hand: Vec::with_capacity(16),
+        played: Vec::with_capacity(64),
+        seats: Vec::with_capacity(5),
+        ..ViewInput::default()
+    };
+    while r.has_more() {
+        let (field, wire_type) = r.key()?;
+        // The casts truncate as prost does for these field types.
+        match field {
+            1 => v.player_count = r.varint_field(wire_type)? as u32,
+            2 => v.seat = r.varint_field(wire_type)? as u32,
+            3 => v.hand.push(parse_tile(r.bytes_field(wire_type)?)?),
+            4 => v.table.push(parse_tile(r.bytes_field(wire_type)?)?),
+            5 => {
+                let mut seat = r.bytes_field(wire_type)?;
+                let mut count = SeatCount::default();
+                while seat.has_more() {
+                    match seat.key()? {
+                        (1, w) => count.tile_count = seat.varint_field(w)? as u32,
+                        (2, w) => count.finished = seat.varint_field(w)? != 0,
+                        _ => return None,
+                    }
+                }
+                v.seats.push(count);
+            }
+            6 => v.played.push(parse_tile(r.bytes_field(wire_type)?)?),
+            7 => {
+                let mut entry = r.bytes_field(wire_type)?;
+                let (mut seat, mut tiles) = (0, Vec::new());
+                while entry.has_more() {
+                    match entry.key()? {
+                        (1, w) => seat = entry.varint_field(w)? as u32,
+                        (2, w) => tiles.push(parse_tile(entry.bytes_field(w)?)?),
+                        _ => return None,
+                    }
+                }
+                v.log.push(if tiles.is_empty() {
+                    LogEntry::Pass { seat }
+                } else {
+                    LogEntry::Play { seat, tiles }
+                });
+            }
+            8 => v.round = r.varint_field(wire_type)? as u32,
+            // Packed (the proto3 default) or one value per key: prost takes both.
+            9 if wire_type == 0 => v.scores.push(r.varint()? as i64),
+            9 => {
+                let mut packed = r.bytes_field(wire_type)?;
+                while packed.has_more() {
+                    v.scores.push(packed.varint()? as i64);
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(v)
+}
+
+/// One `Tile` message, `None` unless it is a tile.
+fn parse_tile(mut r: Reader<'_>) -> Option<Tile> {
+    // The canonical encoding of every valid tile: both fields set, one byte each.
+    if let [0x08, number, 0x10, suit] = *r.remaining()
+        && number < 0x80
+        && suit < 0x80
+    {
+        return known_tile(&pb::Tile {
+            number: u32::from(number),
+            suit: i32::from(suit),
+        });
+    }
+    let mut wire = pb::Tile::default();
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => wire.number = r.varint_field(w)? as u32,
+            (2, w) => wire.suit = r.varint_field(w)? as i32,
+            _ => return None,
+        }
+    }
+    known_tile(&wire)
 }
 
 /// The tiles of a repeated field; `field` names it (only built for the error).

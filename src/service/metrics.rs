@@ -1,10 +1,15 @@
 //! Prometheus metrics: names, buckets, the process-wide recorder and a minimal
 //! `GET /metrics` endpoint on its own port.
 
+use crate::bot::Difficulty;
+use crate::service::error::code_name;
+use crate::service::game::Game;
+use metrics::{Counter, Gauge, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
+use tonic::Code;
 
 /// Histogram of SelectPlay latency, labels `game`, `difficulty`, `outcome`.
 pub const SELECT_PLAY_DURATION: &str = "climbot_select_play_duration_seconds";
@@ -23,12 +28,13 @@ pub const DURATION_BUCKETS: [f64; 16] = [
     1.0, 2.5, 5.0,
 ];
 
-static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+/// The recorder's handle and the per-call series, set once by [`install`].
+static INSTALLED: OnceLock<(PrometheusHandle, CallSeries)> = OnceLock::new();
 
 /// Installs the process-wide recorder once and returns its handle. Servers started in
 /// the same process (tests) share it.
 pub fn install() -> PrometheusHandle {
-    HANDLE
+    INSTALLED
         .get_or_init(|| {
             let recorder = PrometheusBuilder::new()
                 .set_buckets_for_metric(
@@ -43,10 +49,161 @@ pub fn install() -> PrometheusHandle {
             }
             describe();
             metrics::gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
-            metrics::gauge!(DECISIONS_IN_FLIGHT).set(0.0);
-            handle
+            let series = CallSeries::new();
+            series.in_flight.set(0.0);
+            (handle, series)
         })
+        .0
         .clone()
+}
+
+/// The RPCs whose calls are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rpc {
+    /// `SelectPlay`.
+    SelectPlay,
+    /// `ListLegalPlays`.
+    ListLegalPlays,
+}
+
+impl Rpc {
+    /// The `rpc` label.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rpc::SelectPlay => "select_play",
+            Rpc::ListLegalPlays => "list_legal_plays",
+        }
+    }
+}
+
+/// One finished call, as the metrics and the call's log line see it.
+#[derive(Clone, Copy, Debug)]
+pub struct CallOutcome {
+    /// The RPC.
+    pub rpc: Rpc,
+    /// The game, once the view named one.
+    pub game: Option<Game>,
+    /// The level, once the request was read (SelectPlay only).
+    pub difficulty: Option<Difficulty>,
+    /// The gRPC code the call ended with (`Cancelled` when it was dropped).
+    pub code: Code,
+    /// Whether the answer came from the easy fallback.
+    pub fallback: bool,
+    /// From arrival to the end of the call.
+    pub elapsed: Duration,
+}
+
+impl CallOutcome {
+    /// The `game` label.
+    pub fn game_label(&self) -> &'static str {
+        self.game.map_or("unknown", Game::name)
+    }
+
+    /// The `difficulty` label: "none" for ListLegalPlays, "unknown" before it was read.
+    pub fn difficulty_label(&self) -> &'static str {
+        match (self.rpc, self.difficulty) {
+            (Rpc::ListLegalPlays, _) => "none",
+            (Rpc::SelectPlay, Some(d)) => d.name(),
+            (Rpc::SelectPlay, None) => "unknown",
+        }
+    }
+
+    /// The `outcome` label: the code's name, or "fallback" for a fallback answer.
+    pub fn outcome_label(&self) -> &'static str {
+        match self.code {
+            Code::Ok if self.fallback => "fallback",
+            code => code_name(code),
+        }
+    }
+
+    /// Index of (game, difficulty) among [`GAME_LABELS`] x [`DIFFICULTY_LABELS`].
+    fn game_difficulty_index(&self) -> usize {
+        let game = self.game.map_or(0, |g| g as usize + 1);
+        let difficulty = match (self.rpc, self.difficulty) {
+            (Rpc::ListLegalPlays, _) => 0,
+            (Rpc::SelectPlay, None) => 1,
+            (Rpc::SelectPlay, Some(d)) => d as usize + 2,
+        };
+        game * DIFFICULTY_LABELS + difficulty
+    }
+}
+
+/// Game labels: "unknown" and each game.
+const GAME_LABELS: usize = 4;
+/// Difficulty labels: "none", "unknown" and each level.
+const DIFFICULTY_LABELS: usize = 2 + Difficulty::ALL.len();
+/// gRPC codes, 0..=16.
+const CODES: usize = 17;
+/// Outcome labels: each code, and "fallback".
+const OUTCOMES: usize = CODES + 1;
+
+/// The per-call series, each registered with the recorder on its first use and kept:
+/// a call then updates its counter and histogram without hashing its labels into the
+/// registry (issue #9's load test). Series appear in `/metrics` once used, as before.
+struct CallSeries {
+    /// `climbot_requests_total` by rpc, game, difficulty, code.
+    requests: Box<[OnceLock<Counter>]>,
+    /// `climbot_select_play_duration_seconds` by game, difficulty, outcome.
+    durations: Box<[OnceLock<Histogram>]>,
+    /// `climbot_fallbacks_total` by game, difficulty.
+    fallbacks: Box<[OnceLock<Counter>]>,
+    /// `climbot_decisions_in_flight`.
+    in_flight: Gauge,
+}
+
+fn lazy_series<T>(len: usize) -> Box<[OnceLock<T>]> {
+    (0..len).map(|_| OnceLock::new()).collect()
+}
+
+impl CallSeries {
+    fn new() -> Self {
+        let cells = GAME_LABELS * DIFFICULTY_LABELS;
+        CallSeries {
+            requests: lazy_series(2 * cells * CODES),
+            durations: lazy_series(cells * OUTCOMES),
+            fallbacks: lazy_series(cells),
+            in_flight: metrics::gauge!(DECISIONS_IN_FLIGHT),
+        }
+    }
+
+    fn record(&self, call: &CallOutcome) {
+        let cell = call.game_difficulty_index();
+        let (game, difficulty) = (call.game_label(), call.difficulty_label());
+        let code = call.code as usize;
+        let rpc = call.rpc as usize;
+        self.requests[(rpc * GAME_LABELS * DIFFICULTY_LABELS + cell) * CODES + code]
+            .get_or_init(|| {
+                metrics::counter!(REQUESTS, "rpc" => call.rpc.name(), "game" => game, "difficulty" => difficulty, "code" => code_name(call.code))
+            })
+            .increment(1);
+        if call.rpc != Rpc::SelectPlay {
+            return;
+        }
+        let outcome = if call.code == Code::Ok && call.fallback {
+            CODES
+        } else {
+            code
+        };
+        self.durations[cell * OUTCOMES + outcome]
+            .get_or_init(|| {
+                metrics::histogram!(SELECT_PLAY_DURATION, "game" => game, "difficulty" => difficulty, "outcome" => call.outcome_label())
+            })
+            .record(call.elapsed.as_secs_f64());
+        if call.fallback {
+            self.fallbacks[cell]
+                .get_or_init(
+                    || metrics::counter!(FALLBACKS, "game" => game, "difficulty" => difficulty),
+                )
+                .increment(1);
+        }
+    }
+}
+
+/// Counts one finished call (nothing before [`install`]).
+pub fn record_call(call: &CallOutcome) {
+    if let Some((_, series)) = INSTALLED.get() {
+        series.record(call);
+    }
 }
 
 fn describe() {
@@ -67,14 +224,18 @@ pub struct InFlight(());
 impl InFlight {
     /// Counts one decision in.
     pub fn enter() -> Self {
-        metrics::gauge!(DECISIONS_IN_FLIGHT).increment(1.0);
+        if let Some((_, series)) = INSTALLED.get() {
+            series.in_flight.increment(1.0);
+        }
         InFlight(())
     }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        metrics::gauge!(DECISIONS_IN_FLIGHT).decrement(1.0);
+        if let Some((_, series)) = INSTALLED.get() {
+            series.in_flight.decrement(1.0);
+        }
     }
 }
 
