@@ -32,6 +32,9 @@ impl Daifugo {
     }
 }
 
+/// A field's path (under `view.daifugo.`), built only for an error.
+type FieldPath<'a> = &'a dyn Fn() -> String;
+
 fn invalid(field: impl AsRef<str>, reason: impl Into<String>) -> ServiceError {
     ServiceError::invalid(format!("{PREFIX}.{}", field.as_ref()), reason)
 }
@@ -85,23 +88,23 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
             ));
         }
     };
-    let hand = card_ids(&view.hand, "hand")?;
+    let hand = card_ids(&view.hand, &|| "hand".into())?;
     let table = match &view.table {
         None => None,
         Some(t) => Some(TableInput {
             owner: t.owner,
-            kind: play_kind(t.kind, "table.kind")?,
+            kind: play_kind(t.kind, &|| "table.kind".into())?,
             cards: t
                 .cards
                 .iter()
                 .enumerate()
-                .map(|(i, c)| play_card(c, &format!("table.cards[{i}]")))
+                .map(|(i, c)| play_card(c, &|| format!("table.cards[{i}]")))
                 .collect::<Result<_, _>>()?,
         }),
     };
     let mut lock = 0u32;
     for (i, &s) in view.lock.iter().enumerate() {
-        let suit = suit(s, &format!("lock[{i}]"))?;
+        let suit = suit(s, &|| format!("lock[{i}]"))?;
         let bit = 1u32 << (suit as u8);
         if lock & bit != 0 {
             return Err(invalid(
@@ -118,13 +121,13 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
         .map(|(i, s)| {
             Ok(SeatInput {
                 card_count: s.card_count,
-                title: title(s.title, &format!("seats[{i}].title"))?,
+                title: title(s.title, &|| format!("seats[{i}].title"))?,
                 passed: s.passed,
                 finished: s.finished,
             })
         })
         .collect::<Result<_, ServiceError>>()?;
-    let played = card_ids(&view.played, "played")?;
+    let played = card_ids(&view.played, &|| "played".into())?;
     let log = view
         .log
         .iter()
@@ -132,7 +135,7 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
         .map(|(i, e)| {
             Ok(LogEntryInput {
                 seat: e.seat,
-                cards: card_ids(&e.cards, &format!("log[{i}].cards"))?,
+                cards: card_ids(&e.cards, &|| format!("log[{i}].cards"))?,
             })
         })
         .collect::<Result<_, ServiceError>>()?;
@@ -227,24 +230,24 @@ fn rules_from_wire(wire: Option<&pb::DaifugoRules>) -> Result<RuleSet, ServiceEr
     Ok(rules)
 }
 
-fn suit(value: i32, field: &str) -> Result<Suit, ServiceError> {
+fn suit(value: i32, field: FieldPath<'_>) -> Result<Suit, ServiceError> {
     match pb::DaifugoSuit::try_from(value) {
         Ok(pb::DaifugoSuit::Spades) => Ok(Suit::Spades),
         Ok(pb::DaifugoSuit::Hearts) => Ok(Suit::Hearts),
         Ok(pb::DaifugoSuit::Diamonds) => Ok(Suit::Diamonds),
         Ok(pb::DaifugoSuit::Clubs) => Ok(Suit::Clubs),
         Ok(pb::DaifugoSuit::Unspecified) => Err(invalid(
-            field,
+            field(),
             "suit is unspecified (expected DAIFUGO_SUIT_SPADES, _HEARTS, _DIAMONDS or _CLUBS)",
         )),
         Err(_) => Err(invalid(
-            field,
+            field(),
             format!("unknown suit {value} (expected 1..=4)"),
         )),
     }
 }
 
-fn title(value: i32, field: &str) -> Result<Title, ServiceError> {
+fn title(value: i32, field: FieldPath<'_>) -> Result<Title, ServiceError> {
     match pb::DaifugoTitle::try_from(value) {
         Ok(pb::DaifugoTitle::Daifugo) => Ok(Title::Daifugo),
         Ok(pb::DaifugoTitle::Fugo) => Ok(Title::Fugo),
@@ -252,27 +255,27 @@ fn title(value: i32, field: &str) -> Result<Title, ServiceError> {
         Ok(pb::DaifugoTitle::Hinmin) => Ok(Title::Hinmin),
         Ok(pb::DaifugoTitle::Daihinmin) => Ok(Title::Daihinmin),
         Ok(pb::DaifugoTitle::Unspecified) => Err(invalid(
-            field,
+            field(),
             "title is unspecified (everyone is DAIFUGO_TITLE_HEIMIN in game 1)",
         )),
         Err(_) => Err(invalid(
-            field,
+            field(),
             format!("unknown title {value} (expected 1..=5)"),
         )),
     }
 }
 
-fn play_kind(value: i32, field: &str) -> Result<PlayKind, ServiceError> {
+fn play_kind(value: i32, field: FieldPath<'_>) -> Result<PlayKind, ServiceError> {
     match pb::DaifugoPlayKind::try_from(value) {
         Ok(pb::DaifugoPlayKind::Single) => Ok(PlayKind::Single),
         Ok(pb::DaifugoPlayKind::Group) => Ok(PlayKind::Group),
         Ok(pb::DaifugoPlayKind::Sequence) => Ok(PlayKind::Sequence),
         Ok(pb::DaifugoPlayKind::Unspecified) => Err(invalid(
-            field,
+            field(),
             "kind is unspecified (expected SINGLE, GROUP or SEQUENCE)",
         )),
         Err(_) => Err(invalid(
-            field,
+            field(),
             format!("unknown play kind {value} (expected 1..=3)"),
         )),
     }
@@ -280,67 +283,70 @@ fn play_kind(value: i32, field: &str) -> Result<PlayKind, ServiceError> {
 
 /// The engine's card id (0..52 natural, 52/53 jokers) of a wire card. Whether the card
 /// is in the table's deck (the second joker) is the domain's check.
-fn card_id(wire: &pb::DaifugoCard, field: &str) -> Result<u32, ServiceError> {
+fn card_id(wire: &pb::DaifugoCard, field: FieldPath<'_>) -> Result<u32, ServiceError> {
     match wire.joker {
         0 => {
             let top = WIRE_RANK_3 + u32::from(RANKS) - 1;
             if !(WIRE_RANK_3..=top).contains(&wire.rank) {
                 return Err(invalid(
-                    format!("{field}.rank"),
+                    format!("{}.rank", field()),
                     format!(
                         "rank {} is out of range 3..=15 (11 = J, 12 = Q, 13 = K, 14 = A, 15 = 2)",
                         wire.rank
                     ),
                 ));
             }
-            let suit = suit(wire.suit, &format!("{field}.suit"))?;
+            let suit = suit(wire.suit, &|| format!("{}.suit", field()))?;
             let rank = (wire.rank - WIRE_RANK_3) as u8 + RANK_3;
             Ok(u32::from(Card::natural(rank, suit).id()))
         }
         joker @ (1 | 2) => {
             if wire.rank != 0 {
                 return Err(invalid(
-                    format!("{field}.rank"),
+                    format!("{}.rank", field()),
                     format!("rank {} on a joker (a joker has rank 0)", wire.rank),
                 ));
             }
             if wire.suit != pb::DaifugoSuit::Unspecified as i32 {
                 return Err(invalid(
-                    format!("{field}.suit"),
+                    format!("{}.suit", field()),
                     "a joker has no suit (DAIFUGO_SUIT_UNSPECIFIED)",
                 ));
             }
             Ok(u32::from(Card::JOKER.id()) + joker - 1)
         }
         other => Err(invalid(
-            format!("{field}.joker"),
+            format!("{}.joker", field()),
             format!("joker {other}; 0 (natural card), 1 or 2 expected"),
         )),
     }
 }
 
-fn card_ids(wire: &[pb::DaifugoCard], field: &str) -> Result<Vec<u32>, ServiceError> {
+fn card_ids(wire: &[pb::DaifugoCard], field: FieldPath<'_>) -> Result<Vec<u32>, ServiceError> {
     wire.iter()
         .enumerate()
-        .map(|(i, c)| card_id(c, &format!("{field}[{i}]")))
+        .map(|(i, c)| card_id(c, &|| format!("{}[{i}]", field())))
         .collect()
 }
 
-fn play_card(wire: &pb::DaifugoPlayCard, field: &str) -> Result<TableCardInput, ServiceError> {
+fn play_card(
+    wire: &pb::DaifugoPlayCard,
+    field: FieldPath<'_>,
+) -> Result<TableCardInput, ServiceError> {
     let card = wire
         .card
         .as_ref()
-        .ok_or_else(|| invalid(format!("{field}.card"), "required"))?;
-    let card = card_id(card, &format!("{field}.card"))?;
+        .ok_or_else(|| invalid(format!("{}.card", field()), "required"))?;
+    let card = card_id(card, &|| format!("{}.card", field()))?;
     let declared = match &wire.declared {
         None => None,
         Some(d) if d.joker != 0 => {
             return Err(invalid(
-                format!("{field}.declared"),
+                format!("{}.declared", field()),
                 "a joker declares a natural card, not a joker",
             ));
         }
-        Some(d) => Some(card_id(d, &format!("{field}.declared"))?),
+        Some(d) => Some(card_id(d, &|| format!("{}.declared", field()))?),
     };
     Ok(TableCardInput { card, declared })
 }
@@ -554,7 +560,7 @@ pub fn decision_from_wire(
 ) -> Option<DaifugoDecision> {
     let deck = CardSet::deck(view.rules().jokers);
     let card = |wire: &pb::DaifugoCard| {
-        card_id(wire, "decision")
+        card_id(wire, &|| "decision".into())
             .ok()
             .and_then(|id| u8::try_from(id).ok())
             .and_then(Card::from_id)
@@ -574,7 +580,7 @@ pub fn decision_from_wire(
     let decoded = match decision.decision.as_ref()? {
         pb::daifugo_decision::Decision::Pass(_) => DaifugoDecision::Pass,
         pb::daifugo_decision::Decision::Play(play) => {
-            let kind = play_kind(play.kind, "decision.kind").ok()?;
+            let kind = play_kind(play.kind, &|| "decision.kind".into()).ok()?;
             let cards = set(&mut play.cards.iter().map(|pc| pc.card.as_ref().and_then(card)))?;
             let mut declared = Vec::new();
             for pc in &play.cards {

@@ -45,7 +45,7 @@ pub fn decode(view: pb::DalmutiView) -> Result<Dalmuti, ServiceError> {
     let table = view
         .table
         .as_ref()
-        .map(|p| play_input(p, &format!("{PREFIX}.table")))
+        .map(|p| play_input(p, &|| format!("{PREFIX}.table")))
         .transpose()?;
     let seats = view
         .seats
@@ -54,7 +54,7 @@ pub fn decode(view: pb::DalmutiView) -> Result<Dalmuti, ServiceError> {
         .map(|(i, s)| {
             Ok(SeatInput {
                 card_count: s.card_count,
-                title: title_from_wire(s.title, &format!("{PREFIX}.seats[{i}].title"))?,
+                title: title_from_wire(s.title, &|| format!("{PREFIX}.seats[{i}].title"))?,
                 finished: s.finished,
                 score: s.score,
             })
@@ -68,7 +68,7 @@ pub fn decode(view: pb::DalmutiView) -> Result<Dalmuti, ServiceError> {
             let play = match &entry.action {
                 Some(pb::dalmuti_log_entry::Action::Pass(_)) => None,
                 Some(pb::dalmuti_log_entry::Action::Play(p)) => {
-                    Some(play_input(p, &format!("{PREFIX}.log[{i}].play"))?)
+                    Some(play_input(p, &|| format!("{PREFIX}.log[{i}].play"))?)
                 }
                 None => {
                     return Err(ServiceError::invalid(
@@ -131,7 +131,8 @@ fn phase_to_wire(phase: Phase) -> pb::DalmutiPhase {
     }
 }
 
-fn title_from_wire(value: i32, path: &str) -> Result<Title, ServiceError> {
+/// `path` names the field, built only for an error.
+fn title_from_wire(value: i32, path: &dyn Fn() -> String) -> Result<Title, ServiceError> {
     match pb::DalmutiTitle::try_from(value) {
         Ok(pb::DalmutiTitle::GreaterDalmuti) => Ok(Title::GreaterDalmuti),
         Ok(pb::DalmutiTitle::LesserDalmuti) => Ok(Title::LesserDalmuti),
@@ -139,11 +140,11 @@ fn title_from_wire(value: i32, path: &str) -> Result<Title, ServiceError> {
         Ok(pb::DalmutiTitle::LesserPeon) => Ok(Title::LesserPeon),
         Ok(pb::DalmutiTitle::GreaterPeon) => Ok(Title::GreaterPeon),
         Ok(pb::DalmutiTitle::Unspecified) => Err(ServiceError::invalid(
-            path,
+            path(),
             "title is unspecified (expected the title of the seat's position)",
         )),
         Err(_) => Err(ServiceError::invalid(
-            path,
+            path(),
             format!("unknown title {value} (expected 1..=5)"),
         )),
     }
@@ -160,12 +161,16 @@ fn title_to_wire(title: Title) -> pb::DalmutiTitle {
 }
 
 /// A wire set as the domain's unchecked input; only `size` is checked here (the
-/// domain checks the set itself and names the same path).
-fn play_input(wire: &pb::DalmutiPlay, path: &str) -> Result<PlayInput, ServiceError> {
+/// domain checks the set itself and names the same path). `path` names the field,
+/// built only for an error.
+fn play_input(
+    wire: &pb::DalmutiPlay,
+    path: &dyn Fn() -> String,
+) -> Result<PlayInput, ServiceError> {
     let total = u64::from(wire.naturals) + u64::from(wire.jesters);
     if wire.size != 0 && u64::from(wire.size) != total {
         return Err(ServiceError::invalid(
-            format!("{path}.size"),
+            format!("{}.size", path()),
             format!(
                 "size {} but naturals + jesters = {total} (leave it 0 or set the sum)",
                 wire.size
@@ -211,7 +216,7 @@ fn cards_input_to_wire(cards: CardsInput) -> pb::DalmutiCards {
 
 /// A wire set as a domain play, if it is one (for reading decisions).
 fn play_from_wire(wire: &pb::DalmutiPlay) -> Option<Play> {
-    let input = play_input(wire, "decision.dalmuti.play").ok()?;
+    let input = play_input(wire, &|| "decision.dalmuti.play".into()).ok()?;
     let rank = u8::try_from(input.rank).ok().and_then(Rank::new)?;
     let naturals = u8::try_from(input.naturals).ok()?;
     let jesters = u8::try_from(input.jesters).ok()?;

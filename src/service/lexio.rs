@@ -65,7 +65,7 @@ pub fn view_input(view: pb::LexioView) -> Result<ViewInput, ServiceError> {
     })
 }
 
-/// Validates a view read off the wire (by [`decode`] or the fast lane's [`parse_view`]).
+/// Validates a view read off the wire (by [`decode`] or by the fast lane).
 pub fn validate(input: ViewInput) -> Result<Lexio, ServiceError> {
     LexioView::new(input)
         .map(Lexio)

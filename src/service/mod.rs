@@ -3,7 +3,9 @@
 //!
 //! Data flows one way: `pb` request -> [`game::decode`] (validation; every failure is a
 //! [`ServiceError`], turned into a `tonic::Status` in one place) -> the game's policy
-//! -> domain decision -> `pb` response.
+//! -> domain decision -> `pb` response. SelectPlay's Lexio requests may skip the `pb`
+//! message: [`fast_lane`] reads them straight into the domain's input, which
+//! [`game::decode`] validates the same way.
 
 pub mod budget;
 pub mod config;
