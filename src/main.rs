@@ -11,11 +11,6 @@ use std::time::Duration;
 /// Exit code of a bad configuration or command line (`EX_USAGE`).
 const EXIT_USAGE: u8 = 64;
 
-/// mimalloc: a decoded request is dozens of small allocations (one per repeated
-/// message), which glibc's malloc serves markedly slower (issue #9's load test).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// climbot: a bot service for climbing games (Lexio, The Great Dalmuti, Daifugo).
 #[derive(Parser, Debug)]
 #[command(name = "climbot", version, about)]
