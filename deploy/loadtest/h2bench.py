@@ -222,6 +222,22 @@ def h2load_version():
     return out.stdout.strip().splitlines()[0] if out.stdout else "h2load"
 
 
+# Two-sided 95% Student t quantiles by degrees of freedom (1..10).
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
+
+
+def mean_ci95(values):
+    """Mean and 95% confidence interval (Student t; normal beyond 11 values)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5
+    t = T95[n - 2] if n - 1 <= len(T95) else 1.96
+    half = t * sd / n ** 0.5
+    return mean, mean - half, mean + half
+
+
 def shape(concurrency):
     """(connections, streams per connection) for a concurrency: at most 4 connections."""
     conns = min(4, concurrency)
@@ -330,13 +346,22 @@ def bench(args):
             f"{r['rps']:.0f} | {', '.join(f'{x:.0f}' for x in r['runs'])} | "
             f"{r['p50']:.3f} | {r['p99']:.3f} | {r['errors']} |")
     lines += ["", "## SelectPlay (Lexio EASY) against Health/Check, same run", "",
-              "| Concurrency | Throughput ratio | p50 ratio | p99 ratio |",
-              "|---|---|---|---|"]
+              "Throughput ratio = SelectPlay requests / time over health-check requests / "
+              "time, summed over the runs. Per-run ratios pair each SelectPlay run with the "
+              "health run just before it; their mean carries a 95% confidence interval "
+              f"(Student t, {args.reps} runs).",
+              "",
+              "| Concurrency | Throughput ratio | Per-run ratios | Mean [95% CI] | "
+              "p50 ratio | p99 ratio |",
+              "|---|---|---|---|---|---|"]
     verdicts = []
     for c in args.concurrency:
         h, s = health[c], select[c]
         ratio = s["rps"] / h["rps"]
-        lines.append(f"| {c} | {ratio:.2f} | {s['p50'] / h['p50']:.2f} | "
+        paired = [sr / hr for sr, hr in zip(s["runs"], h["runs"])]
+        mean, low, high = mean_ci95(paired)
+        lines.append(f"| {c} | {ratio:.2f} | {', '.join(f'{x:.2f}' for x in paired)} | "
+                     f"{mean:.2f} [{low:.2f}, {high:.2f}] | {s['p50'] / h['p50']:.2f} | "
                      f"{s['p99'] / h['p99']:.2f} |")
         verdicts.append((f"throughput ratio at concurrency {c} >= 0.80", ratio >= 0.80))
     verdicts.append(("SelectPlay p99 at concurrency 16 <= 2 ms",
@@ -459,7 +484,7 @@ def main():
     b = sub.add_parser("bench")
     b.add_argument("--concurrency", type=int, nargs="+", default=[1, 16, 64])
     b.add_argument("--requests", type=int, default=20000)
-    b.add_argument("--reps", type=int, default=3)
+    b.add_argument("--reps", type=int, default=5)
     b.add_argument("--warmup", type=int, default=2000)
     b.add_argument("--expert", type=int, default=200,
                    help="EXPERT requests at concurrency 2 (0: skip)")

@@ -81,6 +81,8 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
         hand: Vec::with_capacity(16),
         played: Vec::with_capacity(64),
         seats: Vec::with_capacity(5),
+        log: Vec::with_capacity(64),
+        scores: Vec::with_capacity(5),
         ..ViewInput::default()
     };
     while r.has_more() {
@@ -106,7 +108,7 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
             6 => v.played.push(parse_tile(r.bytes_field(wire_type)?)?),
             7 => {
                 let mut entry = r.bytes_field(wire_type)?;
-                let (mut seat, mut tiles) = (0, Vec::new());
+                let (mut seat, mut tiles) = (0, Vec::with_capacity(5));
                 while entry.has_more() {
                     match entry.key()? {
                         (1, w) => seat = entry.varint_field(w)? as u32,
