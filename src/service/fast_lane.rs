@@ -46,12 +46,6 @@ impl<'a> Reader<'a> {
         Reader { buf }
     }
 
-    /// The bytes not read yet.
-    #[inline]
-    pub(crate) fn remaining(&self) -> &'a [u8] {
-        self.buf
-    }
-
     /// Whether the message has more fields.
     #[inline]
     pub(crate) fn has_more(&self) -> bool {

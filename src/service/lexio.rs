@@ -139,16 +139,6 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
 
 /// One `Tile` message, `None` unless it is a tile.
 fn parse_tile(mut r: Reader<'_>) -> Option<Tile> {
-    // The canonical encoding of every valid tile: both fields set, one byte each.
-    if let [0x08, number, 0x10, suit] = *r.remaining()
-        && number < 0x80
-        && suit < 0x80
-    {
-        return known_tile(&pb::Tile {
-            number: u32::from(number),
-            suit: i32::from(suit),
-        });
-    }
     let mut wire = pb::Tile::default();
     while r.has_more() {
         match r.key()? {
@@ -157,35 +147,19 @@ fn parse_tile(mut r: Reader<'_>) -> Option<Tile> {
             _ => return None,
         }
     }
-    known_tile(&wire)
+    tile(&wire, &String::new).ok()
 }
 
-/// The tiles of a repeated field; `field` names it (only built for the error).
+/// The tiles of a repeated field; `field` names it (only built for an error).
 fn tiles(wire: &[pb::Tile], field: impl Fn() -> String) -> Result<Vec<Tile>, ServiceError> {
     wire.iter()
         .enumerate()
-        .map(|(i, t)| {
-            if let Some(tile) = known_tile(t) {
-                return Ok(tile);
-            }
-            tile(t, &format!("{PREFIX}.{}[{i}]", field()))
-        })
+        .map(|(i, t)| tile(t, &|| format!("{PREFIX}.{}[{i}]", field())))
         .collect()
 }
 
-/// A well-formed wire tile, without building any error text (the hot path).
-fn known_tile(wire: &pb::Tile) -> Option<Tile> {
-    let suit = match pb::Suit::try_from(wire.suit).ok()? {
-        pb::Suit::Cloud => Suit::Cloud,
-        pb::Suit::Star => Suit::Star,
-        pb::Suit::Moon => Suit::Moon,
-        pb::Suit::Sun => Suit::Sun,
-        pb::Suit::Unspecified => return None,
-    };
-    Tile::new(u8::try_from(wire.number).ok()?, suit)
-}
-
-fn tile(wire: &pb::Tile, path: &str) -> Result<Tile, ServiceError> {
+/// One wire tile; `path` names it (only built for an error).
+fn tile(wire: &pb::Tile, path: &dyn Fn() -> String) -> Result<Tile, ServiceError> {
     let suit = match pb::Suit::try_from(wire.suit) {
         Ok(pb::Suit::Cloud) => Suit::Cloud,
         Ok(pb::Suit::Star) => Suit::Star,
@@ -193,13 +167,13 @@ fn tile(wire: &pb::Tile, path: &str) -> Result<Tile, ServiceError> {
         Ok(pb::Suit::Sun) => Suit::Sun,
         Ok(pb::Suit::Unspecified) => {
             return Err(ServiceError::invalid(
-                format!("{path}.suit"),
+                format!("{}.suit", path()),
                 "suit is unspecified (expected SUIT_CLOUD, SUIT_STAR, SUIT_MOON or SUIT_SUN)",
             ));
         }
         Err(_) => {
             return Err(ServiceError::invalid(
-                format!("{path}.suit"),
+                format!("{}.suit", path()),
                 format!("unknown suit {} (expected 1..=4)", wire.suit),
             ));
         }
@@ -209,7 +183,7 @@ fn tile(wire: &pb::Tile, path: &str) -> Result<Tile, ServiceError> {
         .and_then(|n| Tile::new(n, suit))
         .ok_or_else(|| {
             ServiceError::invalid(
-                format!("{path}.number"),
+                format!("{}.number", path()),
                 format!("number {} is out of range 1..=15", wire.number),
             )
         })
@@ -283,7 +257,7 @@ pub fn action_from_wire(view: &LexioView, action: &pb::LexioAction) -> Option<Ac
             let set = play
                 .tiles
                 .iter()
-                .map(|t| tile(t, "decision.lexio.play.tiles").ok())
+                .map(|t| tile(t, &|| "decision.lexio.play.tiles".into()).ok())
                 .collect::<Option<crate::lexio::TileSet>>()?;
             Action::Play(crate::lexio::classify(view.players(), set)?)
         }
