@@ -96,35 +96,40 @@ pub struct CallOutcome {
 impl CallOutcome {
     /// The `game` label.
     pub fn game_label(&self) -> &'static str {
-        self.game.map_or("unknown", Game::name)
+        self.game_slot().1
     }
 
     /// The `difficulty` label: "none" for ListLegalPlays, "unknown" before it was read.
     pub fn difficulty_label(&self) -> &'static str {
-        match (self.rpc, self.difficulty) {
-            (Rpc::ListLegalPlays, _) => "none",
-            (Rpc::SelectPlay, Some(d)) => d.name(),
-            (Rpc::SelectPlay, None) => "unknown",
-        }
+        self.difficulty_slot().1
     }
 
     /// The `outcome` label: the code's name, or "fallback" for a fallback answer.
     pub fn outcome_label(&self) -> &'static str {
-        match self.code {
-            Code::Ok if self.fallback => "fallback",
-            code => code_name(code),
+        self.outcome_slot().1
+    }
+
+    /// The `game` label and its index below [`GAME_LABELS`].
+    fn game_slot(&self) -> (usize, &'static str) {
+        self.game
+            .map_or((0, "unknown"), |g| (g as usize + 1, g.name()))
+    }
+
+    /// The `difficulty` label and its index below [`DIFFICULTY_LABELS`].
+    fn difficulty_slot(&self) -> (usize, &'static str) {
+        match (self.rpc, self.difficulty) {
+            (Rpc::ListLegalPlays, _) => (0, "none"),
+            (Rpc::SelectPlay, None) => (1, "unknown"),
+            (Rpc::SelectPlay, Some(d)) => (d as usize + 2, d.name()),
         }
     }
 
-    /// Index of (game, difficulty) among [`GAME_LABELS`] x [`DIFFICULTY_LABELS`].
-    fn game_difficulty_index(&self) -> usize {
-        let game = self.game.map_or(0, |g| g as usize + 1);
-        let difficulty = match (self.rpc, self.difficulty) {
-            (Rpc::ListLegalPlays, _) => 0,
-            (Rpc::SelectPlay, None) => 1,
-            (Rpc::SelectPlay, Some(d)) => d as usize + 2,
-        };
-        game * DIFFICULTY_LABELS + difficulty
+    /// The `outcome` label and its index below [`OUTCOMES`].
+    fn outcome_slot(&self) -> (usize, &'static str) {
+        match self.code {
+            Code::Ok if self.fallback => (CODES, "fallback"),
+            code => (code as usize, code_name(code)),
+        }
     }
 }
 
@@ -167,11 +172,11 @@ impl CallSeries {
     }
 
     fn record(&self, call: &CallOutcome) {
-        let cell = call.game_difficulty_index();
-        let (game, difficulty) = (call.game_label(), call.difficulty_label());
-        let code = call.code as usize;
-        let rpc = call.rpc as usize;
-        self.requests[(rpc * GAME_LABELS * DIFFICULTY_LABELS + cell) * CODES + code]
+        let (game_index, game) = call.game_slot();
+        let (difficulty_index, difficulty) = call.difficulty_slot();
+        let cell = game_index * DIFFICULTY_LABELS + difficulty_index;
+        let cells = GAME_LABELS * DIFFICULTY_LABELS;
+        self.requests[((call.rpc as usize) * cells + cell) * CODES + call.code as usize]
             .get_or_init(|| {
                 metrics::counter!(REQUESTS, "rpc" => call.rpc.name(), "game" => game, "difficulty" => difficulty, "code" => code_name(call.code))
             })
@@ -179,14 +184,10 @@ impl CallSeries {
         if call.rpc != Rpc::SelectPlay {
             return;
         }
-        let outcome = if call.code == Code::Ok && call.fallback {
-            CODES
-        } else {
-            code
-        };
-        self.durations[cell * OUTCOMES + outcome]
+        let (outcome_index, outcome) = call.outcome_slot();
+        self.durations[cell * OUTCOMES + outcome_index]
             .get_or_init(|| {
-                metrics::histogram!(SELECT_PLAY_DURATION, "game" => game, "difficulty" => difficulty, "outcome" => call.outcome_label())
+                metrics::histogram!(SELECT_PLAY_DURATION, "game" => game, "difficulty" => difficulty, "outcome" => outcome)
             })
             .record(call.elapsed.as_secs_f64());
         if call.fallback {
