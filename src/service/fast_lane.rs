@@ -183,10 +183,11 @@ impl BotServiceWithFastLane {
     /// The service for `handler`, refusing requests over `max_decoding_message_size`
     /// bytes on every method.
     pub fn new(handler: BotHandler, max_decoding_message_size: usize) -> Self {
+        let handler = Arc::new(handler);
         BotServiceWithFastLane {
-            handler: Arc::new(handler.clone()),
-            generated: BotServiceServer::new(handler)
+            generated: BotServiceServer::from_arc(handler.clone())
                 .max_decoding_message_size(max_decoding_message_size),
+            handler,
             max_decoding_message_size,
         }
     }
