@@ -72,7 +72,7 @@ fn lookups_are_probabilities_and_follow_the_data() {
                 }
             }
         }
-        for cat in CATEGORIES {
+        for &cat in CATEGORIES {
             let by_bucket: Vec<Combo> = (0..QUANTILES)
                 .filter_map(|b| {
                     all.iter()

@@ -59,16 +59,8 @@ pub const MAX_LEN_BUCKETS: usize = 7;
 /// Pseudo-observations each level of the shrinkage borrows from its parent.
 pub const PRIOR_WEIGHT: f64 = 20.0;
 
-/// The categories the table covers (singles are exact structurally).
-pub const CATEGORIES: [Category; 7] = [
-    Category::Pair,
-    Category::Triple,
-    Category::Straight,
-    Category::Flush,
-    Category::FullHouse,
-    Category::FourPlusOne,
-    Category::StraightFlush,
-];
+/// The categories the table covers: every one but singles (exact structurally).
+pub const CATEGORIES: &[Category] = Category::ALL.split_at(1).1;
 
 const UNSEEN_LABELS: [&str; UNSEEN_BUCKETS] = ["0-9", "10-19", "20-29", "30-39", "40+"];
 const MAX_LEN_LABELS: [&str; MAX_LEN_BUCKETS] = ["1", "2", "3", "4", "5", "6-8", "9+"];
@@ -679,7 +671,7 @@ mod tests {
         assert_eq!(key_bucket(p, Category::Pair, high.key()), QUANTILES - 1);
         // Monotone in the key over a whole category.
         for players in PlayerCount::ALL {
-            for cat in CATEGORIES {
+            for &cat in CATEGORIES {
                 let keys = &DECK_KEYS[players_index(players)][cat.index()];
                 assert!(!keys.is_empty());
                 let buckets: Vec<usize> = keys
