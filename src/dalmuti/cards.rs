@@ -290,13 +290,16 @@ impl fmt::Debug for Cards {
     }
 }
 
+/// `Rank::new(n)` for tests, which name ranks by number.
+#[cfg(test)]
+pub(crate) fn test_rank(n: u8) -> Rank {
+    Rank::new(n).expect("a rank")
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_rank as r;
     use super::*;
-
-    fn r(n: u8) -> Rank {
-        Rank::new(n).unwrap()
-    }
 
     #[test]
     fn deck_has_eighty_cards() {

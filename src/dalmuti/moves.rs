@@ -119,10 +119,7 @@ pub fn is_legal_play(hand: Cards, table: Option<Play>, play: Play) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn r(n: u8) -> Rank {
-        Rank::new(n).unwrap()
-    }
+    use crate::dalmuti::cards::test_rank as r;
 
     #[test]
     fn leads_by_hand_counts() {

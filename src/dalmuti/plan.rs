@@ -133,11 +133,8 @@ pub fn best_plan(hand: Cards, ledger: &Ledger) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dalmuti::cards::test_rank as r;
     use crate::dalmuti::knowledge::test_ledger;
-
-    fn r(n: u8) -> Rank {
-        Rank::new(n).unwrap()
-    }
 
     #[test]
     fn plan_counts_one_play_per_rank_and_places_jesters() {

@@ -85,10 +85,8 @@ impl DalmutiPolicy for Easy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dalmuti::cards::test_rank as r;
 
-    fn r(n: u8) -> Rank {
-        Rank::new(n).unwrap()
-    }
     fn p(rank: u8, naturals: u8, jesters: u8) -> Play {
         Play::new(r(rank), naturals, jesters).unwrap()
     }

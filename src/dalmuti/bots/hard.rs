@@ -563,14 +563,11 @@ mod tests {
     use super::*;
     use crate::bot::DecisionContext;
     use crate::dalmuti::bots::is_legal;
+    use crate::dalmuti::cards::test_rank as r;
     use crate::dalmuti::knowledge::Opponent;
     use crate::dalmuti::referee::{HandState, deal, opening_view_input};
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
-
-    fn r(n: u8) -> Rank {
-        Rank::new(n).unwrap()
-    }
 
     #[test]
     fn terms_vary_across_candidates_and_explain_is_sorted() {
