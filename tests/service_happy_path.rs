@@ -2,10 +2,22 @@
 mod common;
 
 use climbot::pb;
+use climbot::pb::bot_service_client::BotServiceClient;
 use common::*;
 use tonic::Code;
 
-fn legal(response: pb::ListLegalPlaysResponse) -> Vec<pb::LexioAction> {
+/// The legal actions ListLegalPlays gives for `view`.
+async fn legal(
+    client: &mut BotServiceClient<tonic::transport::Channel>,
+    view: &pb::LexioView,
+) -> Vec<pb::LexioAction> {
+    let response = client
+        .list_legal_plays(pb::ListLegalPlaysRequest {
+            view: Some(game_view(view.clone())),
+        })
+        .await
+        .unwrap()
+        .into_inner();
     match response.game {
         Some(pb::list_legal_plays_response::Game::Lexio(l)) => l.actions,
         other => panic!("not a Lexio answer: {other:?}"),
@@ -23,15 +35,7 @@ async fn select_play_and_list_legal_plays() {
 
     for view in [lead_view(), follow_view()] {
         let leads = view.table.is_empty();
-        let actions = legal(
-            client
-                .list_legal_plays(pb::ListLegalPlaysRequest {
-                    view: Some(game_view(view.clone())),
-                })
-                .await
-                .unwrap()
-                .into_inner(),
-        );
+        let actions = legal(&mut client, &view).await;
         assert!(!actions.is_empty());
         assert_eq!(
             actions.iter().any(is_pass),
@@ -87,15 +91,7 @@ async fn every_lexio_level_answers_legally() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
     for view in [lead_view(), follow_view()] {
-        let legal = legal(
-            client
-                .list_legal_plays(pb::ListLegalPlaysRequest {
-                    view: Some(game_view(view.clone())),
-                })
-                .await
-                .unwrap()
-                .into_inner(),
-        );
+        let legal = legal(&mut client, &view).await;
         for difficulty in [
             pb::Difficulty::Easy,
             pb::Difficulty::Normal,
