@@ -1,12 +1,13 @@
 //! Daifugo benchmarks that also assert their answers: legal plays, one easy decision,
 //! one whole easy game.
 
-use climbot::daifugo::bots::DaifugoPolicy;
+use climbot::daifugo::Daifugo;
 use climbot::daifugo::bots::easy::{EasyPolicy, choose_play};
 use climbot::daifugo::cards::CardSet;
 use climbot::daifugo::moves::{Trick, legal_plays};
 use climbot::daifugo::referee::play_match;
 use climbot::daifugo::rules::RuleSet;
+use climbot::game::Policy;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -37,11 +38,11 @@ fn benches(c: &mut Criterion) {
     });
 
     let easy = EasyPolicy;
-    let policies: Vec<&dyn DaifugoPolicy> = vec![&easy; 4];
-    let reference = play_match(rules, &policies, 1, 42).unwrap();
+    let policies: Vec<&dyn Policy<Daifugo>> = vec![&easy; 4];
+    let reference = play_match(&policies, 1, 42, rules).unwrap();
     c.bench_function("daifugo/easy_game_4p_checked", |b| {
         b.iter(|| {
-            let records = play_match(rules, &policies, 1, black_box(42)).unwrap();
+            let records = play_match(&policies, 1, black_box(42), rules).unwrap();
             assert_eq!(records[0].result, reference[0].result);
             records
         })

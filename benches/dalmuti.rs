@@ -1,12 +1,14 @@
 //! Dalmuti benchmarks; each asserts its answer so a faster wrong engine fails.
 
 use climbot::bot::DecisionContext;
+use climbot::dalmuti::Dalmuti;
 use climbot::dalmuti::bots::easy::Easy;
 use climbot::dalmuti::bots::hard::HARD;
 use climbot::dalmuti::is_legal;
 use climbot::dalmuti::moves::{PlayList, count_legal_plays};
 use climbot::dalmuti::referee::{opening_view_input, play_single_hand};
-use climbot::dalmuti::{Cards, DalmutiDecision, DalmutiPolicy, DalmutiView, Play, Rank};
+use climbot::dalmuti::{Cards, DalmutiDecision, DalmutiView, Play, Rank};
+use climbot::game::Policy;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Instant;
@@ -56,7 +58,7 @@ fn easy_decision(c: &mut Criterion) {
 }
 
 fn whole_hand(c: &mut Criterion) {
-    let easy: &dyn DalmutiPolicy = &Easy;
+    let easy: &dyn Policy<Dalmuti> = &Easy;
     let policies = [easy; 5];
     let first = play_single_hand(&policies, 2, 42).unwrap();
     assert_eq!(first.points.iter().sum::<u32>(), 15);

@@ -2,7 +2,9 @@
 //! generator fails instead of looking good.
 
 use climbot::bot::DecisionContext;
-use climbot::lexio::bots::{EasyBot, ExpertBot, HardBot, LexioPolicy, easy_action};
+use climbot::game::Policy;
+use climbot::lexio::Lexio;
+use climbot::lexio::bots::{EasyBot, ExpertBot, HardBot, easy_action};
 use climbot::lexio::moves::{for_each_follow, for_each_lead};
 use climbot::lexio::referee::{Round, deal, play_round};
 use climbot::lexio::{Action, LexioView, PlayerCount, Suit, Tile, TileSet, classify};
@@ -102,23 +104,12 @@ fn benches(c: &mut Criterion) {
         b.iter(|| easy_action(PlayerCount::Five, black_box(hand), Some(table)))
     });
 
-    let seats: Vec<&dyn LexioPolicy> = vec![&EasyBot; 5];
+    let seats: Vec<&dyn Policy<Lexio>> = vec![&EasyBot; 5];
     let hands = deal(PlayerCount::Five, 42);
-    let result = play_round(PlayerCount::Five, hands, 1, [0; 5], 42, &seats, |_, d| d()).unwrap();
+    let result = play_round(PlayerCount::Five, hands, 1, [0; 5], 42, &seats).unwrap();
     assert_eq!(result.net.iter().sum::<i64>(), 0);
     c.bench_function("whole easy round (5 players, views validated)", |b| {
-        b.iter(|| {
-            play_round(
-                PlayerCount::Five,
-                black_box(hands),
-                1,
-                [0; 5],
-                42,
-                &seats,
-                |_, d| d(),
-            )
-            .unwrap()
-        })
+        b.iter(|| play_round(PlayerCount::Five, black_box(hands), 1, [0; 5], 42, &seats).unwrap())
     });
 
     let view = Round::new(PlayerCount::Five, hands, 1, [0; 5])

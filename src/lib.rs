@@ -10,6 +10,7 @@ pub mod arena;
 pub mod bot;
 pub mod daifugo;
 pub mod dalmuti;
+pub mod game;
 pub mod lexio;
 pub mod loadtest;
 pub mod pb;

@@ -2,8 +2,10 @@
 //! exactly zero, weak baselines lose to easy with intervals excluding zero, and results
 //! do not depend on the thread count.
 
-use climbot::arena::{ArenaConfig, LexioRunner, run};
-use climbot::lexio::PlayerCount;
+use climbot::arena::{ArenaConfig, Runner, run};
+use climbot::daifugo::Daifugo;
+use climbot::dalmuti::Dalmuti;
+use climbot::lexio::{Lexio, PlayerCount};
 
 fn config(lineup: &[&str], blocks: u64) -> ArenaConfig {
     ArenaConfig {
@@ -14,12 +16,17 @@ fn config(lineup: &[&str], blocks: u64) -> ArenaConfig {
     }
 }
 
-const LEXIO5: LexioRunner = LexioRunner::new(PlayerCount::Five, 5);
+const LEXIO5: Runner<Lexio> = Runner {
+    players: 5,
+    units: 5,
+    rules: (),
+    remote: None,
+};
 
 #[test]
 fn an_all_same_lineup_differs_by_exactly_zero() {
     for players in PlayerCount::ALL {
-        let runner = LexioRunner::new(players, 5);
+        let runner = Runner::<Lexio>::new(players.count(), 5, (), None).unwrap();
         let report = run(&runner, &config(&["easy"], 12)).unwrap();
         let diff = report.diff.expect("two entrants");
         assert_eq!(
@@ -72,10 +79,10 @@ fn results_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn dalmuti_all_same_is_zero_and_baselines_lose() {
-    use climbot::arena::DalmutiRunner;
-    let runner = DalmutiRunner {
+    let runner = Runner::<Dalmuti> {
         players: 5,
-        hands: 10,
+        units: 10,
+        rules: (),
         remote: None,
     };
     let same = run(&runner, &config(&["easy"], 6)).unwrap().diff.unwrap();
@@ -92,21 +99,20 @@ fn dalmuti_all_same_is_zero_and_baselines_lose() {
 
 #[test]
 fn daifugo_all_same_is_zero_and_baselines_lose() {
-    use climbot::arena::DaifugoRunner;
     use climbot::daifugo::rules::RuleSet;
     for rules in [RuleSet::house(), RuleSet::uecda()] {
-        let runner = DaifugoRunner {
+        let runner = Runner::<Daifugo> {
             players: 4,
-            games: 6,
+            units: 6,
             rules,
             remote: None,
         };
         let same = run(&runner, &config(&["easy"], 6)).unwrap().diff.unwrap();
         assert_eq!((same.mean, same.lo, same.hi), (0.0, 0.0, 0.0));
     }
-    let runner = DaifugoRunner {
+    let runner = Runner::<Daifugo> {
         players: 4,
-        games: 8,
+        units: 8,
         rules: RuleSet::house(),
         remote: None,
     };

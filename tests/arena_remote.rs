@@ -4,11 +4,11 @@
 mod common;
 
 use climbot::arena::remote::Remote;
-use climbot::arena::{
-    ArenaConfig, ArenaReport, DaifugoRunner, DalmutiRunner, GameRunner, LexioRunner, run,
-};
+use climbot::arena::{ArenaConfig, ArenaReport, GameRunner, Runner, run};
+use climbot::daifugo::Daifugo;
 use climbot::daifugo::rules::RuleSet;
-use climbot::lexio::PlayerCount;
+use climbot::dalmuti::Dalmuti;
+use climbot::lexio::Lexio;
 use std::sync::Arc;
 
 /// Every bot's metric means, by label.
@@ -51,9 +51,11 @@ fn assert_remote_equals_local(
 #[test]
 fn remote_lexio_results_equal_in_process_results() {
     assert_remote_equals_local(&["random", "easy"], 11, |remote| {
-        Box::new(LexioRunner {
+        Box::new(Runner::<Lexio> {
+            players: 4,
+            units: 2,
+            rules: (),
             remote,
-            ..LexioRunner::new(PlayerCount::Four, 2)
         })
     });
 }
@@ -61,9 +63,10 @@ fn remote_lexio_results_equal_in_process_results() {
 #[test]
 fn remote_dalmuti_results_equal_in_process_results() {
     assert_remote_equals_local(&["singles", "easy"], 5, |remote| {
-        Box::new(DalmutiRunner {
+        Box::new(Runner::<Dalmuti> {
             players: 4,
-            hands: 3,
+            units: 3,
+            rules: (),
             remote,
         })
     });
@@ -73,9 +76,9 @@ fn remote_dalmuti_results_equal_in_process_results() {
 fn remote_daifugo_results_equal_in_process_results() {
     for rules in [RuleSet::house(), RuleSet::uecda()] {
         assert_remote_equals_local(&["random", "easy"], 9, |remote| {
-            Box::new(DaifugoRunner {
+            Box::new(Runner::<Daifugo> {
                 players: 4,
-                games: 3,
+                units: 3,
                 rules,
                 remote,
             })

@@ -3,11 +3,12 @@
 
 use climbot::bot::DecisionContext;
 use climbot::daifugo::bots::baselines::RandomPolicy;
-use climbot::daifugo::bots::{DaifugoPolicy, easy, is_legal, legal_decisions};
+use climbot::daifugo::bots::{easy, is_legal, legal_decisions};
 use climbot::daifugo::cards::{Card, CardSet};
 use climbot::daifugo::moves::{Trick, legal_plays, reference_legal_plays};
 use climbot::daifugo::referee::Referee;
 use climbot::daifugo::rules::RuleSet;
+use climbot::game::Policy;
 use proptest::prelude::*;
 
 fn pick(deck: &[Card], picks: &[usize], n: usize, taken: &mut CardSet) -> CardSet {

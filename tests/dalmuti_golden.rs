@@ -2,11 +2,13 @@
 //! deals: comparison, re-entry after a pass, the lead after a player goes out, both
 //! revolutions, taxes and scoring.
 
+use climbot::dalmuti::Dalmuti;
 use climbot::dalmuti::bots::easy::Easy;
 use climbot::dalmuti::referee::{HandState, pending_tax, play_hand};
 use climbot::dalmuti::turn::{Action, Title, points_for_place};
 use climbot::dalmuti::view::{Phase, Revolution};
-use climbot::dalmuti::{Cards, DalmutiDecision, DalmutiPolicy, Play, Rank, legal_decisions};
+use climbot::dalmuti::{Cards, DalmutiDecision, Play, Rank, legal_decisions};
+use climbot::game::Policy;
 
 fn r(n: u8) -> Rank {
     Rank::new(n).unwrap()
@@ -132,7 +134,7 @@ fn lead_after_going_out_and_re_entry_after_a_pass() {
         "seat 2 passed on the 12s, the 11s and the 10, and still played the 1"
     );
     // Finish with easy bots and check the scores: 4 + 3 + 2 + 1.
-    let easy: &dyn DalmutiPolicy = &Easy;
+    let easy: &dyn Policy<Dalmuti> = &Easy;
     let result = play_hand(s, &[easy; 4], 9).unwrap();
     assert_eq!(result.finishing_order[0], 0);
     assert_eq!(
@@ -294,7 +296,7 @@ fn scoring_is_players_still_holding_cards() {
         (1..=6).map(|k| points_for_place(k, 6)).collect::<Vec<_>>(),
         vec![6, 5, 4, 3, 2, 1]
     );
-    let easy: &dyn DalmutiPolicy = &Easy;
+    let easy: &dyn Policy<Dalmuti> = &Easy;
     let m = climbot::dalmuti::referee::play_match(&[easy; 5], 3, 11).unwrap();
     for h in &m.hands {
         let mut pts: Vec<u32> = h.finishing_order.iter().map(|&pl| h.points[pl]).collect();

@@ -3,10 +3,12 @@
 //! asserted after every action; hard/normal in every seat and mixed with easy.
 
 use climbot::bot::DecisionContext;
+use climbot::dalmuti::Dalmuti;
 use climbot::dalmuti::bots::easy::Easy;
 use climbot::dalmuti::bots::hard::{HARD, NORMAL};
+use climbot::dalmuti::is_legal;
 use climbot::dalmuti::referee::{HandState, MATCH_HANDS, deal, decision_seed, play_match};
-use climbot::dalmuti::{DalmutiPolicy, is_legal};
+use climbot::game::Policy;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
@@ -14,7 +16,7 @@ use rand_chacha::rand_core::SeedableRng;
 fn hard_and_normal_in_every_seat_play_legal_matches() {
     let mut hands = 0;
     for players in [4, 6, 8] {
-        for (i, bot) in [&HARD as &dyn DalmutiPolicy, &NORMAL]
+        for (i, bot) in [&HARD as &dyn Policy<Dalmuti>, &NORMAL]
             .into_iter()
             .enumerate()
         {
@@ -30,7 +32,7 @@ fn hard_and_normal_in_every_seat_play_legal_matches() {
 
 #[test]
 fn mixed_with_easy_is_legal_and_reproducible() {
-    let mix: Vec<&dyn DalmutiPolicy> = vec![&HARD, &Easy, &NORMAL, &Easy, &HARD];
+    let mix: Vec<&dyn Policy<Dalmuti>> = vec![&HARD, &Easy, &NORMAL, &Easy, &HARD];
     let a = play_match(&mix, 10, 42).unwrap_or_else(|e| panic!("{e}"));
     let b = play_match(&mix, 10, 42).unwrap();
     assert_eq!(a, b);

@@ -2,14 +2,16 @@
 //! legal in every phase along random trajectories.
 
 use climbot::bot::DecisionContext;
+use climbot::dalmuti::Dalmuti;
 use climbot::dalmuti::bots::baselines::{RANDOM, SINGLES};
 use climbot::dalmuti::bots::easy::Easy;
 use climbot::dalmuti::moves::{PlayList, for_each_legal_play, is_legal_play};
 use climbot::dalmuti::referee::{HandState, deal, decision_seed};
 use climbot::dalmuti::view::Phase;
 use climbot::dalmuti::{
-    Cards, DalmutiDecision, DalmutiPolicy, DalmutiView, Play, Rank, is_legal, legal_decisions,
+    Cards, DalmutiDecision, DalmutiView, Play, Rank, is_legal, legal_decisions,
 };
+use climbot::game::Policy;
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -84,7 +86,7 @@ fn force_jesters(hands: &mut [Cards], seat: usize) {
 fn check_view(view: &DalmutiView, step: usize) -> Result<(), TestCaseError> {
     let legal = legal_decisions(view);
     prop_assert!(!legal.is_empty());
-    for policy in [&Easy as &dyn DalmutiPolicy, &SINGLES, &RANDOM] {
+    for policy in [&Easy as &dyn Policy<Dalmuti>, &SINGLES, &RANDOM] {
         let mut ctx = DecisionContext::unbounded(decision_seed(1, view));
         let d = policy.decide(view, &mut ctx);
         prop_assert!(

@@ -7,7 +7,8 @@ use climbot::dalmuti::turn::Title;
 use climbot::dalmuti::view::{
     CardsInput, LogEntryInput, Phase, PlayInput, RevolutionInput, TaxReturnInput,
 };
-use climbot::dalmuti::{DalmutiPolicy, DalmutiView, DalmutiViewInput, ViewError};
+use climbot::dalmuti::{DalmutiView, DalmutiViewInput, ViewError};
+use climbot::game::Policy;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 

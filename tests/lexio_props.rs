@@ -2,7 +2,8 @@
 //! the easy answer is always one of them, and refereed views are always valid.
 
 use climbot::bot::{DecisionContext, shuffle};
-use climbot::lexio::bots::{EasyBot, LexioPolicy, easy_action};
+use climbot::game::Policy;
+use climbot::lexio::bots::{EasyBot, easy_action};
 use climbot::lexio::moves::{for_each_follow, for_each_lead};
 use climbot::lexio::referee::{Round, deal};
 use climbot::lexio::{Action, Combo, PlayerCount, Tile, TileSet, classify};

@@ -259,18 +259,14 @@ async fn a_joker_declared_on_the_table() {
     let mut client = server.client().await;
     for preset in [pb::DaifugoRulePreset::House, pb::DaifugoRulePreset::Uecda] {
         let wire = joker_sequence_view(preset);
-        let view = climbot::service::daifugo::decode(wire.clone())
-            .unwrap_or_else(|e| panic!("{e}"))
-            .view()
-            .clone();
+        let view =
+            climbot::service::daifugo::decode(wire.clone()).unwrap_or_else(|e| panic!("{e}"));
         let table = view.table().unwrap();
         assert_eq!(table.play.declared().count(), 1);
         // The view survives the wire unchanged (declaration included).
         assert_eq!(
-            climbot::service::daifugo::decode(view_to_wire(&view))
-                .unwrap()
-                .view(),
-            &view
+            climbot::service::daifugo::decode(view_to_wire(&view)).unwrap(),
+            view
         );
         check_view(&mut client, &view).await;
         // ♥8 ♥9 ♥10 is the only natural sequence above ♠7.

@@ -12,7 +12,7 @@ use climbot::dalmuti::referee::{HandState, deal};
 use climbot::dalmuti::{DalmutiDecision, DalmutiView, Phase, legal_decisions, policy};
 use climbot::pb;
 use climbot::service::dalmuti::{decision_from_wire, decision_to_wire, view_to_wire};
-use climbot::service::{Game, derive_seed};
+use climbot::service::{GameId, derive_seed};
 use common::*;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -196,7 +196,7 @@ async fn seeds_are_derived_from_the_view_and_answers_repeat() {
             answers.push((r.seed, decision_of(&r)));
         }
         assert_eq!(answers[0], answers[1], "{name}: same view, same answer");
-        let derived = derive_seed(Game::Dalmuti, view.fingerprint(), Difficulty::Easy);
+        let derived = derive_seed(GameId::Dalmuti, view.fingerprint(), Difficulty::Easy);
         assert_eq!(answers[0].0, derived, "{name}: the documented derivation");
         seeds.push(derived);
 
@@ -236,7 +236,7 @@ async fn seeds_are_derived_from_the_view_and_answers_repeat() {
 }
 
 fn seeds_of(view: &DalmutiView) -> u64 {
-    derive_seed(Game::Dalmuti, view.fingerprint(), Difficulty::Easy)
+    derive_seed(GameId::Dalmuti, view.fingerprint(), Difficulty::Easy)
 }
 
 #[tokio::test]
@@ -249,7 +249,7 @@ async fn normal_and_hard_answer_their_in_process_decision_with_explanations() {
     ] {
         let bot = policy(level).expect("served");
         for (name, view) in phase_views() {
-            let seed = derive_seed(Game::Dalmuti, view.fingerprint(), level);
+            let seed = derive_seed(GameId::Dalmuti, view.fingerprint(), level);
             let expected = bot.decide(&view, &mut DecisionContext::unbounded(seed));
             let mut request = select_dalmuti(&view, difficulty);
             request.explain = true;

@@ -1,7 +1,9 @@
 //! `climbot arena`: duplicate matches between bots from the command line.
 
-use super::{ArenaConfig, DaifugoRunner, DalmutiRunner, GameRunner, LexioRunner, Sprt, run};
-use crate::lexio::tiles::PlayerCount;
+use super::{ArenaConfig, GameRunner, Runner, Sprt, run};
+use crate::daifugo::Daifugo;
+use crate::dalmuti::Dalmuti;
+use crate::lexio::Lexio;
 use clap::{Args, ValueEnum};
 
 /// The games the arena runs.
@@ -69,52 +71,34 @@ pub struct ArenaArgs {
 
 /// Runs `climbot arena`.
 pub fn arena(args: ArenaArgs) -> Result<(), String> {
+    let remote = match &args.via {
+        Some(url) => Some(std::sync::Arc::new(super::remote::Remote::connect(url)?)),
+        None => None,
+    };
+    let players = args.players as usize;
     let runner: Box<dyn GameRunner> = match args.game {
-        GameName::Lexio => Box::new(LexioRunner {
-            players: PlayerCount::from_count(args.players)
-                .ok_or_else(|| format!("--players {}: Lexio takes 3, 4 or 5", args.players))?,
-            rounds: args
-                .rounds
+        GameName::Lexio => Box::new(Runner::<Lexio>::new(
+            players,
+            args.rounds
                 .unwrap_or(crate::lexio::referee::ROUNDS_PER_MATCH),
-            remote: match &args.via {
-                Some(url) => Some(std::sync::Arc::new(super::remote::Remote::connect(url)?)),
-                None => None,
+            (),
+            remote,
+        )?),
+        GameName::Dalmuti => Box::new(Runner::<Dalmuti>::new(
+            players,
+            args.rounds.unwrap_or(crate::dalmuti::referee::MATCH_HANDS),
+            (),
+            remote,
+        )?),
+        GameName::Daifugo => Box::new(Runner::<Daifugo>::new(
+            players,
+            args.rounds.unwrap_or(8),
+            match args.rules {
+                RulesName::House => crate::daifugo::rules::RuleSet::house(),
+                RulesName::Uecda => crate::daifugo::rules::RuleSet::uecda(),
             },
-        }),
-        GameName::Dalmuti => {
-            use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
-            let players = args.players as usize;
-            if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
-                return Err(format!(
-                    "--players {players}: Dalmuti takes {MIN_PLAYERS} to {MAX_PLAYERS}"
-                ));
-            }
-            Box::new(DalmutiRunner {
-                players,
-                hands: args.rounds.unwrap_or(20),
-                remote: match &args.via {
-                    Some(url) => Some(std::sync::Arc::new(super::remote::Remote::connect(url)?)),
-                    None => None,
-                },
-            })
-        }
-        GameName::Daifugo => {
-            if !(3..=7).contains(&args.players) {
-                return Err(format!("--players {}: Daifugo takes 3 to 7", args.players));
-            }
-            Box::new(DaifugoRunner {
-                players: args.players as usize,
-                games: args.rounds.unwrap_or(8),
-                rules: match args.rules {
-                    RulesName::House => crate::daifugo::rules::RuleSet::house(),
-                    RulesName::Uecda => crate::daifugo::rules::RuleSet::uecda(),
-                },
-                remote: match &args.via {
-                    Some(url) => Some(std::sync::Arc::new(super::remote::Remote::connect(url)?)),
-                    None => None,
-                },
-            })
-        }
+            remote,
+        )?),
     };
     let config = ArenaConfig {
         lineup: args.lineup,

@@ -1,22 +1,21 @@
-//! Each game's block runner: plays one seeded match with a bot per seat and reports
-//! per-seat metric sums.
+//! The block runner, written once over [`ArenaGame`]: plays one seeded match with a
+//! bot per seat and reports per-seat metric sums. Each game says only how a match is
+//! played and what its metrics are.
 
 use super::remote::{Remote, RemoteBot};
-use super::{Latencies, SeatTotals, timed};
+use super::{Latencies, SeatTotals};
 use crate::bot::{DecisionContext, Difficulty};
-use crate::daifugo::bots::baselines as daifugo_baselines;
-use crate::daifugo::referee::play_match as daifugo_match;
+use crate::daifugo::Daifugo;
 use crate::daifugo::rules::RuleSet;
-use crate::daifugo::{DaifugoDecision, DaifugoPolicy, DaifugoView, policy as daifugo_policy};
-use crate::dalmuti::referee::play_match as dalmuti_match;
-use crate::dalmuti::{DalmutiDecision, DalmutiPolicy, DalmutiView};
-use crate::lexio::bots::{LexioPolicy, by_name as lexio_bot};
-use crate::lexio::referee::play_match;
+use crate::dalmuti::Dalmuti;
+use crate::game::{Game, Policy};
+use crate::lexio::Lexio;
 use crate::lexio::tiles::PlayerCount;
+use crate::service::game::WireGame;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// A game the arena can run.
+/// A game the arena can run (object-safe, so that the command line picks one).
 pub trait GameRunner: Sync {
     /// The game's name.
     fn game(&self) -> &'static str;
@@ -38,60 +37,92 @@ pub trait GameRunner: Sync {
     ) -> Result<Vec<SeatTotals>, String>;
 }
 
-/// Lexio matches of `rounds` rounds; metrics per round: chips, round wins.
-#[derive(Clone, Debug)]
-pub struct LexioRunner {
-    /// The player count.
-    pub players: PlayerCount,
-    /// Rounds per match (5 by the rules).
-    pub rounds: u32,
+/// What the arena needs from a game beyond [`Game`]: how a match is played and what
+/// it measures.
+pub trait ArenaGame: WireGame {
+    /// What a match needs besides its seats (Daifugo's rule set; `()` elsewhere).
+    type Rules: Clone + std::fmt::Debug + Send + Sync;
+    /// The metric names, per unit (round, hand or game); the first is the primary one.
+    const METRICS: &'static [&'static str];
+    /// Whether a higher primary metric is better.
+    const HIGHER_IS_BETTER: bool;
+    /// Checks that the game can seat `players`.
+    fn check_players(players: usize) -> Result<(), String>;
+    /// Plays a match of `units` rounds, hands or games between `seats` from `seed`
+    /// and returns each seat's metric sums.
+    fn play_match(
+        rules: &Self::Rules,
+        seats: &[&dyn Policy<Self>],
+        units: u32,
+        seed: u64,
+    ) -> Result<Vec<SeatTotals>, String>;
+}
+
+/// Matches of one game: `units` rounds, hands or games per match under `rules`.
+pub struct Runner<G: ArenaGame> {
+    /// Seats at the table.
+    pub players: usize,
+    /// Rounds (Lexio), hands (Dalmuti) or games (Daifugo) per match.
+    pub units: u32,
+    /// The game's rules for the match.
+    pub rules: G::Rules,
     /// With a server, served levels decide through it.
     pub remote: Option<Arc<Remote>>,
 }
 
-impl LexioRunner {
-    /// An in-process runner.
-    pub const fn new(players: PlayerCount, rounds: u32) -> LexioRunner {
-        LexioRunner {
+impl<G: ArenaGame> Runner<G> {
+    /// A runner of `players` seats, checked against the game.
+    pub fn new(
+        players: usize,
+        units: u32,
+        rules: G::Rules,
+        remote: Option<Arc<Remote>>,
+    ) -> Result<Self, String> {
+        G::check_players(players)?;
+        Ok(Runner {
             players,
-            rounds,
-            remote: None,
-        }
+            units,
+            rules,
+            remote,
+        })
     }
 
-    fn bot<'a>(&'a self, name: &str) -> Option<Box<dyn LexioPolicy + 'a>> {
+    /// The seat's bot: a served level through the server when there is one, otherwise
+    /// the local bot of that name.
+    fn bot<'a>(&'a self, name: &str) -> Option<Box<dyn Policy<G> + 'a>> {
         if let Some(remote) = &self.remote
             && let Some(d) = Difficulty::ALL.into_iter().find(|d| d.name() == name)
         {
-            return Some(Box::new(RemoteBot {
-                remote,
-                difficulty: d,
-            }));
+            return Some(Box::new(RemoteBot::<G>::new(remote, d)));
         }
-        lexio_bot(name).map(|b| b as Box<dyn LexioPolicy + 'a>)
+        G::bot(name).map(|b| b as Box<dyn Policy<G> + 'a>)
     }
 }
 
-impl GameRunner for LexioRunner {
+impl<G: ArenaGame> GameRunner for Runner<G> {
     fn game(&self) -> &'static str {
-        "lexio"
+        G::NAME
     }
 
     fn players(&self) -> usize {
-        self.players.count()
+        self.players
     }
 
     fn metrics(&self) -> &'static [&'static str] {
-        &["chips_per_round", "round_win_rate"]
+        G::METRICS
     }
 
     fn higher_is_better(&self) -> bool {
-        true
+        G::HIGHER_IS_BETTER
     }
 
     fn check_bot(&self, name: &str) -> Result<(), String> {
-        lexio_bot(name).map(|_| ()).ok_or_else(|| {
-            format!("--lineup: Lexio has no bot {name:?} (easy, normal, hard, expert, singles, random; normal and hard take overrides like hard/tempo=0)")
+        G::bot(name).map(|_| ()).ok_or_else(|| {
+            format!(
+                "--lineup: {} has no bot {name:?} ({})",
+                G::NAME,
+                G::BOT_NAMES
+            )
         })
     }
 
@@ -101,19 +132,81 @@ impl GameRunner for LexioRunner {
         bots: &[String],
         latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let boxed: Vec<Box<dyn LexioPolicy + '_>> = bots
+        let boxed: Vec<Box<dyn Policy<G> + '_>> = bots
             .iter()
-            .map(|b| self.bot(b).ok_or_else(|| format!("no Lexio bot {b:?}")))
+            .map(|b| {
+                self.bot(b)
+                    .ok_or_else(|| format!("no {} bot {b:?}", G::NAME))
+            })
             .collect::<Result<_, _>>()?;
-        let seats: Vec<&dyn LexioPolicy> = boxed.iter().map(|b| b.as_ref()).collect();
-        let result = play_match(self.players, seed, self.rounds, &seats, |seat, decide| {
-            timed(&mut latencies[seat], decide)
-        })
-        .map_err(|e| e.to_string())?;
-        if let Some(e) = self.remote.as_ref().and_then(|r| r.error()) {
+        let timed: Vec<Timed<'_, G>> = boxed.iter().map(|b| Timed::new(b.as_ref())).collect();
+        let seats: Vec<&dyn Policy<G>> = timed.iter().map(|t| t as &dyn Policy<G>).collect();
+        let totals = G::play_match(&self.rules, &seats, self.units, seed)?;
+        if let Some(e) = self.remote.as_deref().and_then(Remote::error) {
             return Err(format!("remote decision: {e}"));
         }
-        Ok((0..self.players.count())
+        for (slot, t) in latencies.iter_mut().zip(timed) {
+            *slot = t.into_latencies();
+        }
+        Ok(totals)
+    }
+}
+
+/// Wraps a policy to time its decisions (the arena may read the clock, the games
+/// never do).
+struct Timed<'a, G: Game> {
+    inner: &'a dyn Policy<G>,
+    times: Mutex<Latencies>,
+}
+
+impl<'a, G: Game> Timed<'a, G> {
+    fn new(inner: &'a dyn Policy<G>) -> Self {
+        Timed {
+            inner,
+            times: Mutex::new(Latencies::default()),
+        }
+    }
+
+    fn into_latencies(self) -> Latencies {
+        self.times.into_inner().unwrap_or_default()
+    }
+}
+
+impl<G: Game> Policy<G> for Timed<'_, G> {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
+        let start = Instant::now();
+        let out = self.inner.decide(view, ctx);
+        let ns = start.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+        if let Ok(mut t) = self.times.lock() {
+            t.0.push(ns);
+        }
+        out
+    }
+}
+
+/// Lexio: metrics per round, chips and round wins.
+impl ArenaGame for Lexio {
+    type Rules = ();
+    const METRICS: &'static [&'static str] = &["chips_per_round", "round_win_rate"];
+    const HIGHER_IS_BETTER: bool = true;
+
+    fn check_players(players: usize) -> Result<(), String> {
+        lexio_players(players).map(|_| ())
+    }
+
+    fn play_match(
+        _: &(),
+        seats: &[&dyn Policy<Lexio>],
+        rounds: u32,
+        seed: u64,
+    ) -> Result<Vec<SeatTotals>, String> {
+        let result =
+            crate::lexio::referee::play_match(seats, rounds, seed).map_err(|e| e.to_string())?;
+        Ok((0..seats.len())
             .map(|s| SeatTotals {
                 sums: vec![
                     result.rounds.iter().map(|r| r.net[s] as f64).sum(),
@@ -125,127 +218,41 @@ impl GameRunner for LexioRunner {
     }
 }
 
-/// A Dalmuti bot by arena name: the baselines, `easy`, `hard`, `normal` and weight
-/// variants such as `hard/tempo=0` (see [`crate::dalmuti::bots::by_name`]).
-pub fn dalmuti_bot(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
-    crate::dalmuti::bots::by_name(name)
+fn lexio_players(players: usize) -> Result<PlayerCount, String> {
+    u32::try_from(players)
+        .ok()
+        .and_then(PlayerCount::from_count)
+        .ok_or_else(|| format!("--players {players}: Lexio takes 3, 4 or 5"))
 }
 
-/// Wraps a policy to time its decisions, for referees that call `decide` themselves.
-struct Timed<'a, P: ?Sized> {
-    inner: &'a P,
-    times: Mutex<Latencies>,
-}
+/// The Great Dalmuti: metrics per hand, finishing place (1 = first out; lower is
+/// better) and points.
+impl ArenaGame for Dalmuti {
+    type Rules = ();
+    const METRICS: &'static [&'static str] = &["mean_place", "points_per_hand"];
+    const HIGHER_IS_BETTER: bool = false;
 
-impl<'a, P: ?Sized> Timed<'a, P> {
-    fn new(inner: &'a P) -> Self {
-        Timed {
-            inner,
-            times: Mutex::new(Latencies::default()),
+    fn check_players(players: usize) -> Result<(), String> {
+        use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
+        if (MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            Ok(())
+        } else {
+            Err(format!(
+                "--players {players}: Dalmuti takes {MIN_PLAYERS} to {MAX_PLAYERS}"
+            ))
         }
     }
 
-    fn time<T>(&self, f: impl FnOnce(&P) -> T) -> T {
-        let start = Instant::now();
-        let out = f(self.inner);
-        let ns = start.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
-        if let Ok(mut t) = self.times.lock() {
-            t.0.push(ns);
-        }
-        out
-    }
-
-    fn into_latencies(self) -> Latencies {
-        self.times.into_inner().unwrap_or_default()
-    }
-}
-
-impl DalmutiPolicy for Timed<'_, dyn DalmutiPolicy + '_> {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
-
-    fn decide(&self, view: &DalmutiView, ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
-        self.time(|p| p.decide(view, ctx))
-    }
-}
-
-impl DaifugoPolicy for Timed<'_, dyn DaifugoPolicy + '_> {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
-
-    fn decide(&self, view: &DaifugoView, ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
-        self.time(|p| p.decide(view, ctx))
-    }
-}
-
-/// Great Dalmuti matches of `hands` hands; metrics per hand: finishing place (1 =
-/// first out; lower is better) and points.
-#[derive(Clone, Debug)]
-pub struct DalmutiRunner {
-    /// Players (4 to 8, more allowed by the engine).
-    pub players: usize,
-    /// Hands per match (20 by the rules).
-    pub hands: u32,
-    /// With a server, served levels decide through it.
-    pub remote: Option<Arc<Remote>>,
-}
-
-impl GameRunner for DalmutiRunner {
-    fn game(&self) -> &'static str {
-        "dalmuti"
-    }
-
-    fn players(&self) -> usize {
-        self.players
-    }
-
-    fn metrics(&self) -> &'static [&'static str] {
-        &["mean_place", "points_per_hand"]
-    }
-
-    fn higher_is_better(&self) -> bool {
-        false
-    }
-
-    fn check_bot(&self, name: &str) -> Result<(), String> {
-        dalmuti_bot(name)
-            .map(|_| ())
-            .ok_or_else(|| {
-                format!("--lineup: Dalmuti has no bot {name:?} (easy, hard, normal, singles, random, hard/weight=value)")
-            })
-    }
-
-    fn play(
-        &self,
+    fn play_match(
+        _: &(),
+        seats: &[&dyn Policy<Dalmuti>],
+        hands: u32,
         seed: u64,
-        bots: &[String],
-        latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let remote = self
-            .remote
-            .as_deref()
-            .map(RemoteBot::every_level)
-            .unwrap_or_default();
-        let local: Vec<Option<Box<dyn DalmutiPolicy>>> =
-            bots.iter().map(|b| dalmuti_bot(b)).collect();
-        let timed = seat_policies::<dyn DalmutiPolicy + '_>(
-            bots,
-            &remote,
-            |b| {
-                bots.iter()
-                    .position(|x| x == b)
-                    .and_then(|i| local[i].as_deref())
-            },
-            |r| r as &dyn DalmutiPolicy,
-            "Dalmuti",
-        )?;
-        let policies: Vec<&dyn DalmutiPolicy> =
-            timed.iter().map(|t| t as &dyn DalmutiPolicy).collect();
-        let result = dalmuti_match(&policies, self.hands, seed).map_err(|e| e.to_string())?;
-        finish_timing(self.remote.as_deref(), timed, latencies)?;
-        Ok((0..self.players)
+        let players = seats.len();
+        let result =
+            crate::dalmuti::referee::play_match(seats, hands, seed).map_err(|e| e.to_string())?;
+        Ok((0..players)
             .map(|p| SeatTotals {
                 sums: vec![
                     result
@@ -255,7 +262,7 @@ impl GameRunner for DalmutiRunner {
                             (h.finishing_order
                                 .iter()
                                 .position(|&x| x == p)
-                                .unwrap_or(self.players - 1)
+                                .unwrap_or(players - 1)
                                 + 1) as f64
                         })
                         .sum(),
@@ -267,119 +274,34 @@ impl GameRunner for DalmutiRunner {
     }
 }
 
-/// Each seat's policy, timed: a served level through the server when there is one,
-/// otherwise the local bot of that name.
-fn seat_policies<'a, P: ?Sized>(
-    bots: &[String],
-    remote: &'a [RemoteBot<'a>],
-    local: impl Fn(&str) -> Option<&'a P>,
-    as_policy: impl Fn(&'a RemoteBot<'a>) -> &'a P,
-    game: &str,
-) -> Result<Vec<Timed<'a, P>>, String> {
-    bots.iter()
-        .map(|b| match remote.iter().find(|r| r.difficulty.name() == b) {
-            Some(r) => Ok(Timed::new(as_policy(r))),
-            None => local(b)
-                .map(Timed::new)
-                .ok_or_else(|| format!("no {game} bot {b:?}")),
-        })
-        .collect()
-}
+/// Daifugo under a rule set: metrics per game, place (lower is better), points
+/// (P - place + 1), forbidden-finish rate and miyako-ochi rate.
+impl ArenaGame for Daifugo {
+    type Rules = RuleSet;
+    const METRICS: &'static [&'static str] = &[
+        "mean_place",
+        "points_per_game",
+        "forbidden_finish_rate",
+        "miyako_ochi_rate",
+    ];
+    const HIGHER_IS_BETTER: bool = false;
 
-/// Reports a remote failure instead of results, and hands each seat its times.
-fn finish_timing<P: ?Sized>(
-    remote: Option<&Remote>,
-    timed: Vec<Timed<'_, P>>,
-    latencies: &mut [Latencies],
-) -> Result<(), String> {
-    if let Some(e) = remote.and_then(Remote::error) {
-        return Err(format!("remote decision: {e}"));
-    }
-    for (slot, t) in latencies.iter_mut().zip(timed) {
-        *slot = t.into_latencies();
-    }
-    Ok(())
-}
-
-/// A Daifugo bot by arena name: the served levels and the baselines.
-pub fn daifugo_bot(name: &str) -> Option<&'static dyn DaifugoPolicy> {
-    static SINGLES: daifugo_baselines::SinglesPolicy = daifugo_baselines::SinglesPolicy;
-    static RANDOM: daifugo_baselines::RandomPolicy = daifugo_baselines::RandomPolicy;
-    match name {
-        "singles" => Some(&SINGLES),
-        "random" => Some(&RANDOM),
-        other => Difficulty::ALL
-            .into_iter()
-            .find(|d| d.name() == other)
-            .and_then(daifugo_policy),
-    }
-}
-
-/// Daifugo matches of `games` games under a rule set; metrics per game: place (lower is
-/// better), points (P - place + 1), forbidden-finish rate and miyako-ochi rate.
-#[derive(Clone, Debug)]
-pub struct DaifugoRunner {
-    /// Players (3 to 7).
-    pub players: usize,
-    /// Games per match.
-    pub games: u32,
-    /// The rule set.
-    pub rules: RuleSet,
-    /// With a server, served levels decide through it.
-    pub remote: Option<Arc<Remote>>,
-}
-
-impl GameRunner for DaifugoRunner {
-    fn game(&self) -> &'static str {
-        "daifugo"
+    fn check_players(players: usize) -> Result<(), String> {
+        if (3..=7).contains(&players) {
+            Ok(())
+        } else {
+            Err(format!("--players {players}: Daifugo takes 3 to 7"))
+        }
     }
 
-    fn players(&self) -> usize {
-        self.players
-    }
-
-    fn metrics(&self) -> &'static [&'static str] {
-        &[
-            "mean_place",
-            "points_per_game",
-            "forbidden_finish_rate",
-            "miyako_ochi_rate",
-        ]
-    }
-
-    fn higher_is_better(&self) -> bool {
-        false
-    }
-
-    fn check_bot(&self, name: &str) -> Result<(), String> {
-        daifugo_bot(name)
-            .map(|_| ())
-            .ok_or_else(|| format!("--lineup: Daifugo has no bot {name:?} (easy, singles, random)"))
-    }
-
-    fn play(
-        &self,
+    fn play_match(
+        rules: &RuleSet,
+        seats: &[&dyn Policy<Daifugo>],
+        games: u32,
         seed: u64,
-        bots: &[String],
-        latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, String> {
-        let remote = self
-            .remote
-            .as_deref()
-            .map(RemoteBot::every_level)
-            .unwrap_or_default();
-        let timed = seat_policies::<dyn DaifugoPolicy + '_>(
-            bots,
-            &remote,
-            |b| daifugo_bot(b).map(|p| p as &dyn DaifugoPolicy),
-            |r| r as &dyn DaifugoPolicy,
-            "Daifugo",
-        )?;
-        let policies: Vec<&dyn DaifugoPolicy> =
-            timed.iter().map(|t| t as &dyn DaifugoPolicy).collect();
-        let records = daifugo_match(self.rules, &policies, self.games, seed)?;
-        finish_timing(self.remote.as_deref(), timed, latencies)?;
-        let p = self.players;
+        let records = crate::daifugo::referee::play_match(seats, games, seed, *rules)?;
+        let p = seats.len();
         Ok((0..p)
             .map(|seat| {
                 let mut sums = vec![0.0; 4];

@@ -11,7 +11,7 @@ pub mod cli;
 mod games;
 pub mod remote;
 
-pub use games::{DaifugoRunner, DalmutiRunner, GameRunner, LexioRunner, daifugo_bot, dalmuti_bot};
+pub use games::{ArenaGame, GameRunner, Runner};
 
 use crate::bot::StableHasher;
 use crate::stats::{MeanCi, mean_ci95};

@@ -4,15 +4,11 @@
 //! and stay in-process.
 
 use crate::bot::{DecisionContext, Difficulty};
-use crate::daifugo::{DaifugoDecision, DaifugoPolicy, DaifugoView};
-use crate::dalmuti::{DalmutiDecision, DalmutiPolicy, DalmutiView};
-use crate::lexio::bots::{LexioPolicy, easy_action};
-use crate::lexio::{Action, LexioView};
+use crate::game::Policy;
 use crate::pb;
 use crate::pb::bot_service_client::BotServiceClient;
-use crate::service::daifugo as daifugo_wire;
-use crate::service::dalmuti as dalmuti_wire;
-use crate::service::lexio::{action_from_wire, view_to_wire};
+use crate::service::game::WireGame;
+use std::marker::PhantomData;
 use std::sync::Mutex;
 use tonic::transport::Channel;
 
@@ -70,103 +66,60 @@ impl Remote {
     }
 }
 
-/// A served level of any game, decided by the server.
-#[derive(Clone, Copy)]
-pub struct RemoteBot<'a> {
+/// A served level of game `G`, decided by the server.
+pub struct RemoteBot<'a, G> {
     /// The connection.
     pub remote: &'a Remote,
     /// The level asked for.
     pub difficulty: Difficulty,
+    game: PhantomData<fn() -> G>,
 }
 
-impl<'a> RemoteBot<'a> {
-    /// One remote bot per level, for runners that look bots up by name.
-    pub fn every_level(remote: &'a Remote) -> Vec<RemoteBot<'a>> {
-        Difficulty::ALL
-            .into_iter()
-            .map(|difficulty| RemoteBot { remote, difficulty })
-            .collect()
-    }
-}
-
-fn difficulty_to_wire(d: Difficulty) -> pb::Difficulty {
-    crate::service::game::difficulty_to_wire(d)
-}
-
-/// Asks the server for a decision on `view` with the in-process seed and reads the
-/// game's answer back with `read`; on any failure records it and returns `None`.
-fn remote_decision<T>(
-    remote: &Remote,
-    view: pb::game_view::Game,
-    difficulty: Difficulty,
-    ctx: &DecisionContext<'_>,
-    read: impl FnOnce(pb::decision::Game) -> Result<T, String>,
-) -> Option<T> {
-    let request = pb::SelectPlayRequest {
-        explain: false,
-        view: Some(pb::GameView { game: Some(view) }),
-        difficulty: difficulty_to_wire(difficulty) as i32,
-        seed: Some(ctx.seed()),
-        budget_ms: None,
-    };
-    let answer = remote.select(request).and_then(|r| {
-        if r.fallback {
-            return Err("the server answered with a fallback (budget too small)".into());
+impl<'a, G> RemoteBot<'a, G> {
+    /// The level `difficulty` of game `G` through `remote`.
+    pub fn new(remote: &'a Remote, difficulty: Difficulty) -> Self {
+        RemoteBot {
+            remote,
+            difficulty,
+            game: PhantomData,
         }
-        let game = r.decision.and_then(|d| d.game).ok_or("no decision")?;
-        read(game)
-    });
-    answer.map_err(|e| remote.fail(e)).ok()
+    }
 }
 
-impl DalmutiPolicy for RemoteBot<'_> {
+impl<G: WireGame> Policy<G> for RemoteBot<'_, G> {
     fn name(&self) -> &'static str {
         self.difficulty.name()
     }
 
-    fn decide(&self, view: &DalmutiView, ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
-        let wire = pb::game_view::Game::Dalmuti(dalmuti_wire::view_to_wire(view));
-        remote_decision(self.remote, wire, self.difficulty, ctx, |game| match game {
-            pb::decision::Game::Dalmuti(d) => dalmuti_wire::decision_from_wire(view, &d)
-                .ok_or_else(|| format!("illegal answer {d:?}")),
-            other => Err(format!("not a Dalmuti decision: {other:?}")),
-        })
-        // Keep the match going; the arena reports the failure instead of results.
-        .unwrap_or_else(|| crate::dalmuti::bots::easy::Easy.decide(view, ctx))
-    }
-}
-
-impl DaifugoPolicy for RemoteBot<'_> {
-    fn name(&self) -> &'static str {
-        self.difficulty.name()
-    }
-
-    fn decide(&self, view: &DaifugoView, ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
-        let wire = pb::game_view::Game::Daifugo(daifugo_wire::view_to_wire(view));
-        remote_decision(self.remote, wire, self.difficulty, ctx, |game| match game {
-            pb::decision::Game::Daifugo(d) => daifugo_wire::decision_from_wire(view, &d)
-                .ok_or_else(|| format!("illegal answer {d:?}")),
-            other => Err(format!("not a Daifugo decision: {other:?}")),
-        })
-        // Keep the match going; the arena reports the failure instead of results.
-        .unwrap_or_else(|| crate::daifugo::bots::easy::decide(view))
-    }
-}
-
-impl LexioPolicy for RemoteBot<'_> {
-    fn name(&self) -> &'static str {
-        self.difficulty.name()
-    }
-
-    fn decide(&self, view: &LexioView, ctx: &mut DecisionContext<'_>) -> Action {
-        let wire = pb::game_view::Game::Lexio(view_to_wire(view));
-        remote_decision(self.remote, wire, self.difficulty, ctx, |game| match game {
-            pb::decision::Game::Lexio(a) => {
-                action_from_wire(view, &a).ok_or_else(|| format!("illegal answer {a:?}"))
+    /// Asks the server with the in-process seed; on any failure records it and keeps
+    /// the match going with the easy bot (the arena then reports the failure instead
+    /// of any result).
+    fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
+        let request = pb::SelectPlayRequest {
+            explain: false,
+            view: Some(pb::GameView {
+                game: Some(G::view_to_wire(view)),
+            }),
+            difficulty: crate::service::game::difficulty_to_wire(self.difficulty) as i32,
+            seed: Some(ctx.seed()),
+            budget_ms: None,
+        };
+        let answer = self.remote.select(request).and_then(|r| {
+            if r.fallback {
+                return Err("the server answered with a fallback (budget too small)".into());
             }
-            other => Err(format!("not a Lexio decision: {other:?}")),
-        })
-        // Keep the match going; the arena reports the failure instead of results.
-        .unwrap_or_else(|| easy_action(view.players(), view.hand(), view.table()))
+            let decision = r.decision.and_then(|d| d.game).ok_or("no decision")?;
+            G::decision_from_wire(view, &decision)
+                .ok_or_else(|| format!("not a legal {} decision: {decision:?}", G::NAME))
+        });
+        match answer {
+            Ok(decision) => decision,
+            Err(e) => {
+                self.remote.fail(e);
+                G::policy(Difficulty::Easy)
+                    .expect("every game serves easy")
+                    .decide(view, ctx)
+            }
+        }
     }
 }

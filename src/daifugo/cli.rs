@@ -1,10 +1,11 @@
 //! The `selfplay daifugo` and `stats daifugo` subcommands.
 
-use super::bots::DaifugoPolicy;
 use super::bots::easy::EasyPolicy;
 use super::referee::{GameRecord, play_match};
 use super::rules::RuleSet;
 use crate::bot::StableHasher;
+use crate::daifugo::Daifugo;
+use crate::game::Policy;
 use crate::stats::{mean_ci95, wilson95};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -79,13 +80,13 @@ pub fn run_easy_games(
     let match_length = u64::from(match_length.max(1));
     let matches = games.div_ceil(match_length);
     let easy = EasyPolicy;
-    let policies: Vec<&dyn DaifugoPolicy> = vec![&easy; players];
+    let policies: Vec<&dyn Policy<Daifugo>> = vec![&easy; players];
     let records: Vec<Vec<GameRecord>> = (0..matches)
         .into_par_iter()
         .map(|m| {
             let len = match_length.min(games - m * match_length) as u32;
             let match_seed = StableHasher::new().u64(seed).u64(m).finish();
-            play_match(rules, &policies, len, match_seed).map_err(|e| format!("match {m}: {e}"))
+            play_match(&policies, len, match_seed, rules).map_err(|e| format!("match {m}: {e}"))
         })
         .collect::<Result<_, _>>()?;
     let mut summary = Summary {

@@ -2,7 +2,7 @@
 //! presets, the referee, the validated seat view and the bots (rules.md section 3, 6.3).
 //!
 //! Data flows one way: [`view::DaifugoViewInput`] (wire-shaped, unchecked) ->
-//! [`view::DaifugoView::new`] -> a [`bots::DaifugoPolicy`] -> [`bots::DaifugoDecision`].
+//! [`view::DaifugoView::new`] -> a [`crate::game::Policy`] -> [`bots::DaifugoDecision`].
 
 #![warn(missing_docs)]
 
@@ -15,5 +15,10 @@ pub mod referee;
 pub mod rules;
 pub mod view;
 
-pub use bots::{DaifugoDecision, DaifugoPolicy, legal_decisions, policy};
+pub use bots::{DaifugoDecision, legal_decisions, policy};
 pub use view::{DaifugoView, DaifugoViewInput, ViewError};
+
+/// Daifugo: the type through which the shared game interface
+/// ([`crate::game::Game`], [`crate::game::Simulation`]) reaches this module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Daifugo;

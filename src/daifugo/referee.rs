@@ -6,7 +6,7 @@
 //! decision with [`Referee::apply`], which rejects anything illegal. After every action
 //! [`Referee::check_invariants`] verifies the card accounting.
 
-use super::bots::{self, DaifugoDecision, DaifugoPolicy};
+use super::bots::{self, DaifugoDecision};
 use super::cards::{Card, CardSet, RANK_2, RANKS, Suit};
 use super::moves::{Trick, legal_plays};
 use super::plays::Play;
@@ -15,6 +15,8 @@ use super::view::{
     DaifugoView, DaifugoViewInput, LogEntryInput, PhaseInput, SeatInput, ViewError, table_input,
 };
 use crate::bot::{DecisionContext, StableHasher, shuffle, uniform_below};
+use crate::daifugo::Daifugo;
+use crate::game::Policy;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use std::fmt;
@@ -886,10 +888,10 @@ pub struct GameRecord {
 /// the validated constructor, checking each decision against [`bots::legal_decisions`]
 /// and the card accounting after every action. Returns the per-game records.
 pub fn play_match(
-    rules: RuleSet,
-    policies: &[&dyn DaifugoPolicy],
+    policies: &[&dyn Policy<Daifugo>],
     games: u32,
     seed: u64,
+    rules: RuleSet,
 ) -> Result<Vec<GameRecord>, String> {
     let players = policies.len();
     let mut referee = Referee::new(rules, players).map_err(|e| e.to_string())?;

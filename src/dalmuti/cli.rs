@@ -1,10 +1,12 @@
 //! The `stats dalmuti` and `selfplay dalmuti` subcommands (kept out of `main.rs`).
 
-use super::bots::{DalmutiPolicy, by_name};
+use super::bots::by_name;
 use super::referee::{MATCH_HANDS, MatchResult, play_match};
 use super::stats::{MAX_LEAD, beat_probabilities, control_comparison};
 use super::turn::{MAX_PLAYERS, MIN_PLAYERS};
 use crate::bot::StableHasher;
+use crate::dalmuti::Dalmuti;
+use crate::game::Policy;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -154,7 +156,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
             args.policy
         )
     })?;
-    let policy: &dyn DalmutiPolicy = boxed.as_ref();
+    let policy: &dyn Policy<Dalmuti> = boxed.as_ref();
     let policies = vec![policy; args.players];
     let matches = args.hands.div_ceil(u64::from(MATCH_HANDS));
     let start = Instant::now();

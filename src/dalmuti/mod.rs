@@ -2,7 +2,7 @@
 //! the validated view of one seat, and the bots (rules.md section 2 and 6.2).
 //!
 //! Data flows one way: [`view::DalmutiViewInput`] (unchecked, wire-shaped) ->
-//! [`view::DalmutiView::new`] -> a [`bots::DalmutiPolicy`] -> a
+//! [`view::DalmutiView::new`] -> a [`crate::game::Policy`] -> a
 //! [`bots::DalmutiDecision`].
 
 pub mod bots;
@@ -17,7 +17,12 @@ pub mod stats;
 pub mod turn;
 pub mod view;
 
-pub use bots::{DalmutiDecision, DalmutiPolicy, is_legal, legal_decisions, policy};
+pub use bots::{DalmutiDecision, is_legal, legal_decisions, policy};
 pub use cards::{Cards, Rank};
 pub use plays::Play;
 pub use view::{DalmutiView, DalmutiViewInput, Phase, ViewError};
+
+/// The Great Dalmuti: the type through which the shared game interface
+/// ([`crate::game::Game`], [`crate::game::Simulation`]) reaches this module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dalmuti;

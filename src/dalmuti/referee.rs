@@ -6,7 +6,7 @@
 //! accounting (what a seat cannot see equals what the others hold) is asserted after
 //! every action.
 
-use super::bots::{DalmutiDecision, DalmutiPolicy, is_legal};
+use super::bots::{DalmutiDecision, is_legal};
 use super::cards::{Cards, DECK_SIZE, Rank};
 use super::turn::{
     Action, MAX_PLAYERS, MIN_PLAYERS, Title, TurnState, deal_size, points_for_place,
@@ -16,6 +16,8 @@ use super::view::{
     SeatInput, TaxDuty, TaxReturnInput, ViewError,
 };
 use crate::bot::{DecisionContext, StableHasher, shuffle, uniform_below};
+use crate::dalmuti::Dalmuti;
+use crate::game::Policy;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use std::fmt;
@@ -501,7 +503,7 @@ pub struct HandResult {
 /// Plays one dealt hand to the end. `policies[player]` decides for that player.
 pub fn play_hand(
     mut state: HandState,
-    policies: &[&dyn DalmutiPolicy],
+    policies: &[&dyn Policy<Dalmuti>],
     seed: u64,
 ) -> Result<HandResult, RefereeError> {
     let p = state.players();
@@ -545,7 +547,7 @@ pub struct MatchResult {
 /// Plays a match of `hands` hands between `policies` (one per player), everything
 /// derived from `seed`: the seat draw, the deals and every decision's generator.
 pub fn play_match(
-    policies: &[&dyn DalmutiPolicy],
+    policies: &[&dyn Policy<Dalmuti>],
     hands: u32,
     seed: u64,
 ) -> Result<MatchResult, RefereeError> {
@@ -577,7 +579,7 @@ pub fn play_match(
 /// Plays one stand-alone hand (hand 1 of a match, seats drawn) from `seed`; the
 /// self-play and benchmark unit.
 pub fn play_single_hand(
-    policies: &[&dyn DalmutiPolicy],
+    policies: &[&dyn Policy<Dalmuti>],
     hand_number: u32,
     seed: u64,
 ) -> Result<HandResult, RefereeError> {

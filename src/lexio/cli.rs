@@ -1,10 +1,12 @@
 //! The Lexio subcommands: `climbot stats lexio`, `climbot selfplay lexio` and
 //! `climbot tables lexio-safety`.
 
-use super::bots::{LexioPolicy, by_name};
+use super::bots::by_name;
 use super::referee::{deal, play_round, round_seed};
 use super::stats::opening_stats;
 use super::tiles::PlayerCount;
+use crate::game::Policy;
+use crate::lexio::Lexio;
 use clap::Args;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -85,7 +87,7 @@ pub fn stats(args: StatsArgs) -> Result<(), String> {
 /// Runs `climbot selfplay lexio`; fails on the first illegal action or broken invariant.
 pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
     let players = player_count(args.players)?;
-    let bot: Box<dyn LexioPolicy> =
+    let bot: Box<dyn Policy<Lexio>> =
         by_name(&args.bot).ok_or_else(|| format!("--bot {}: no such Lexio bot", args.bot))?;
     let seats = vec![bot.as_ref(); players.count()];
     let start = Instant::now();
@@ -93,17 +95,9 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
         .into_par_iter()
         .map(|i| {
             let seed = round_seed(args.seed, i as u32) ^ i;
-            play_round(
-                players,
-                deal(players, seed),
-                1,
-                [0; 5],
-                seed,
-                &seats,
-                |_, d| d(),
-            )
-            .map(|r| r.actions)
-            .map_err(|e| format!("round {i} (deal seed {seed}): {e}"))
+            play_round(players, deal(players, seed), 1, [0; 5], seed, &seats)
+                .map(|r| r.actions)
+                .map_err(|e| format!("round {i} (deal seed {seed}): {e}"))
         })
         .collect();
     let actions = actions?;

@@ -23,3 +23,8 @@ pub use view::{
 pub fn legal_actions(view: &LexioView) -> Vec<Action> {
     view.legal_actions()
 }
+
+/// Lexio: the type through which the shared game interface
+/// ([`crate::game::Game`], [`crate::game::Simulation`]) reaches this module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Lexio;

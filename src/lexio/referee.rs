@@ -2,11 +2,12 @@
 //! 5-round matches. Every action is checked for legality and the tile-accounting
 //! invariant is asserted after each one; the bots only ever see validated views.
 
-use super::bots::LexioPolicy;
 use super::combos::Combo;
 use super::tiles::{PlayerCount, Tile, TileSet};
 use super::view::{Action, LexioView, LoggedAction, ViewError, ViewParts};
 use crate::bot::{DecisionContext, StableHasher, shuffle};
+use crate::game::Policy;
+use crate::lexio::Lexio;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use std::fmt;
@@ -32,6 +33,8 @@ pub enum RefereeError {
     Accounting(String),
     /// The round is already over.
     RoundOver,
+    /// A match needs 3, 4 or 5 seats.
+    PlayerCount(usize),
 }
 
 impl fmt::Display for RefereeError {
@@ -50,6 +53,7 @@ impl fmt::Display for RefereeError {
             RefereeError::InvalidView(e) => write!(f, "invalid view: {e}"),
             RefereeError::Accounting(e) => write!(f, "tile accounting broken: {e}"),
             RefereeError::RoundOver => write!(f, "the round is over"),
+            RefereeError::PlayerCount(n) => write!(f, "{n} seats: Lexio takes 3, 4 or 5"),
         }
     }
 }
@@ -332,16 +336,14 @@ fn decision_seed(seed: u64, round: u32, action_index: usize, seat: usize) -> u64
 }
 
 /// Plays one round to the end with a policy per seat, checking every action and the
-/// accounting after each. `around_decision(seat, decide)` must call `decide` once and
-/// return its action; callers wrap it to time decisions (the referee reads no clock).
+/// accounting after each.
 pub fn play_round(
     players: PlayerCount,
     hands: [TileSet; 5],
     round: u32,
     scores: [i64; 5],
     seed: u64,
-    seats: &[&dyn LexioPolicy],
-    mut around_decision: impl FnMut(usize, &mut dyn FnMut() -> Action) -> Action,
+    seats: &[&dyn Policy<Lexio>],
 ) -> Result<RoundResult, RefereeError> {
     let mut state = Round::new(players, hands, round, scores);
     state.check_accounting()?;
@@ -352,8 +354,7 @@ pub fn play_round(
         let seat = state.turn();
         let mut ctx =
             DecisionContext::unbounded(decision_seed(seed, round, state.log().len(), seat));
-        let policy = seats[seat];
-        let action = around_decision(seat, &mut || policy.decide(&view, &mut ctx));
+        let action = seats[seat].decide(&view, &mut ctx);
         let over = state.apply(action)?;
         state.check_accounting()?;
         if over {
@@ -381,28 +382,23 @@ pub fn round_seed(seed: u64, round: u32) -> u64 {
         .finish()
 }
 
-/// Plays a match of `rounds` rounds with running scores.
+/// Plays a match of `rounds` rounds with running scores between `seats` (3, 4 or 5
+/// policies, one per seat), every deal and decision derived from `seed`.
 pub fn play_match(
-    players: PlayerCount,
-    seed: u64,
+    seats: &[&dyn Policy<Lexio>],
     rounds: u32,
-    seats: &[&dyn LexioPolicy],
-    mut around_decision: impl FnMut(usize, &mut dyn FnMut() -> Action) -> Action,
+    seed: u64,
 ) -> Result<MatchResult, RefereeError> {
-    let p = players.count();
+    let p = seats.len();
+    let players = u32::try_from(p)
+        .ok()
+        .and_then(PlayerCount::from_count)
+        .ok_or(RefereeError::PlayerCount(p))?;
     let mut scores = [0i64; 5];
     let mut results = Vec::with_capacity(rounds as usize);
     for round in 1..=rounds {
         let hands = deal(players, round_seed(seed, round));
-        let r = play_round(
-            players,
-            hands,
-            round,
-            scores,
-            seed,
-            seats,
-            &mut around_decision,
-        )?;
+        let r = play_round(players, hands, round, scores, seed, seats)?;
         for (s, n) in scores.iter_mut().zip(&r.net) {
             *s += n;
         }
@@ -478,8 +474,8 @@ mod tests {
     #[test]
     fn easy_matches_run_clean_for_every_player_count() {
         for players in PlayerCount::ALL {
-            let seats: Vec<&dyn LexioPolicy> = vec![&EasyBot; players.count()];
-            let m = play_match(players, 3, ROUNDS_PER_MATCH, &seats, |_, decide| decide()).unwrap();
+            let seats: Vec<&dyn Policy<Lexio>> = vec![&EasyBot; players.count()];
+            let m = play_match(&seats, ROUNDS_PER_MATCH, 3).unwrap();
             assert_eq!(m.rounds.len(), 5);
             assert_eq!(m.scores.iter().sum::<i64>(), 0);
             for r in &m.rounds {

@@ -4,7 +4,6 @@
 //! lock suit); every game rule is checked by `DaifugoView::new`, whose field names match
 //! the proto's and get the `view.daifugo.` prefix.
 
-use crate::bot::{DecisionContext, Difficulty};
 use crate::daifugo::bots::is_legal;
 use crate::daifugo::cards::{Card, CardSet, RANK_3, RANKS, Suit};
 use crate::daifugo::plays::{Play, PlayKind};
@@ -12,25 +11,15 @@ use crate::daifugo::rules::{FirstLead, RuleSet, Title};
 use crate::daifugo::view::{
     DaifugoViewInput, LogEntryInput, PhaseInput, SeatInput, TableCardInput, TableInput,
 };
-use crate::daifugo::{DaifugoDecision, DaifugoView, legal_decisions, policy};
+use crate::daifugo::{Daifugo, DaifugoDecision, DaifugoView};
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::game::{Answer, Game, GameAdapter, answer};
+use crate::service::game::{GameId, WireGame};
 
 const PREFIX: &str = "view.daifugo";
 
 /// The wire rank of the 3 (rank index 0); the 2 is `WIRE_RANK_3 + 12` = 15.
 const WIRE_RANK_3: u32 = 3;
-
-/// A validated Daifugo view.
-pub struct Daifugo(DaifugoView);
-
-impl Daifugo {
-    /// The validated domain view.
-    pub fn view(&self) -> &DaifugoView {
-        &self.0
-    }
-}
 
 /// A field's path (under `view.daifugo.`), built only for an error.
 type FieldPath<'a> = &'a dyn Fn() -> String;
@@ -40,11 +29,9 @@ fn invalid(field: impl AsRef<str>, reason: impl Into<String>) -> ServiceError {
 }
 
 /// Converts and validates a wire view.
-pub fn decode(view: pb::DaifugoView) -> Result<Daifugo, ServiceError> {
+pub fn decode(view: pb::DaifugoView) -> Result<DaifugoView, ServiceError> {
     let input = view_input(&view)?;
-    DaifugoView::new(input)
-        .map(Daifugo)
-        .map_err(|e| invalid(wire_field(&e.field), e.reason))
+    DaifugoView::new(input).map_err(|e| invalid(wire_field(&e.field), e.reason))
 }
 
 /// The proto path of a field the domain names (the domain's `phase.give` is the
@@ -602,53 +589,40 @@ pub fn decision_from_wire(
 }
 
 /// A domain decision as a wire `Decision`.
-fn to_decision(decision: &DaifugoDecision) -> pb::Decision {
-    pb::Decision {
-        game: Some(pb::decision::Game::Daifugo(decision_to_wire(decision))),
-    }
-}
+impl WireGame for Daifugo {
+    const ID: GameId = GameId::Daifugo;
 
-impl GameAdapter for Daifugo {
-    fn game(&self) -> Game {
-        Game::Daifugo
+    fn view_to_wire(view: &DaifugoView) -> pb::game_view::Game {
+        pb::game_view::Game::Daifugo(view_to_wire(view))
     }
 
-    fn fingerprint(&self) -> u64 {
-        self.0.fingerprint()
+    fn decision_to_wire(decision: &DaifugoDecision) -> pb::decision::Game {
+        pb::decision::Game::Daifugo(decision_to_wire(decision))
     }
 
-    fn supports(&self, difficulty: Difficulty) -> bool {
-        policy(difficulty).is_some()
-    }
-
-    fn decide(
-        &self,
-        difficulty: Difficulty,
-        _explain: bool,
-        ctx: &mut DecisionContext<'_>,
-    ) -> Option<Answer> {
-        // No Daifugo level scores candidates yet: nothing to explain.
-        let decision = policy(difficulty)?.decide(&self.0, ctx);
-        Some(answer(decision, Vec::new(), to_decision))
-    }
-
-    fn legal_plays(&self) -> pb::ListLegalPlaysResponse {
-        let decisions = legal_decisions(&self.0)
-            .iter()
-            .map(decision_to_wire)
-            .collect();
-        pb::ListLegalPlaysResponse {
-            game: Some(pb::list_legal_plays_response::Game::Daifugo(
-                pb::DaifugoLegalPlays { decisions },
-            )),
+    fn decision_from_wire(
+        view: &DaifugoView,
+        decision: &pb::decision::Game,
+    ) -> Option<DaifugoDecision> {
+        match decision {
+            pb::decision::Game::Daifugo(d) => decision_from_wire(view, d),
+            _ => None,
         }
+    }
+
+    fn legal_decisions_to_wire(
+        decisions: &[DaifugoDecision],
+    ) -> pb::list_legal_plays_response::Game {
+        pb::list_legal_plays_response::Game::Daifugo(pb::DaifugoLegalPlays {
+            decisions: decisions.iter().map(decision_to_wire).collect(),
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::daifugo::bots::easy;
+    use crate::daifugo::bots::{easy, legal_decisions};
     use crate::daifugo::referee::Referee;
     use crate::daifugo::view::Phase;
 
@@ -665,8 +639,8 @@ mod tests {
                     let view = referee.view(seat).unwrap();
                     let wire = view_to_wire(&view);
                     let back = decode(wire.clone()).unwrap_or_else(|e| panic!("{e}"));
-                    assert_eq!(back.0, view);
-                    assert_eq!(back.0.fingerprint(), view.fingerprint());
+                    assert_eq!(back, view);
+                    assert_eq!(back.fingerprint(), view.fingerprint());
                     match view.phase() {
                         Phase::Exchange { .. } => exchanges += 1,
                         Phase::Play => plays += 1,

@@ -5,27 +5,21 @@
 //! `DalmutiView::new`, whose field names match the proto's and get the `view.dalmuti.`
 //! prefix.
 
-use crate::bot::{DecisionContext, Difficulty};
 use crate::dalmuti::cards::{Cards, Rank};
 use crate::dalmuti::plays::Play;
 use crate::dalmuti::turn::Title;
 use crate::dalmuti::view::{
     CardsInput, LogEntryInput, PlayInput, RevolutionInput, SeatInput, TaxReturnInput,
 };
-use crate::dalmuti::{
-    DalmutiDecision, DalmutiView, DalmutiViewInput, Phase, is_legal, legal_decisions, policy,
-};
+use crate::dalmuti::{Dalmuti, DalmutiDecision, DalmutiView, DalmutiViewInput, Phase, is_legal};
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::game::{Answer, Game, GameAdapter, answer};
+use crate::service::game::{GameId, WireGame};
 
 const PREFIX: &str = "view.dalmuti";
 
-/// A validated Dalmuti view.
-pub struct Dalmuti(DalmutiView);
-
 /// Converts and validates a wire view.
-pub fn decode(view: pb::DalmutiView) -> Result<Dalmuti, ServiceError> {
+pub fn decode(view: pb::DalmutiView) -> Result<DalmutiView, ServiceError> {
     let phase = phase_from_wire(view.phase)?;
     let hand = match view.hand {
         Some(cards) => CardsInput {
@@ -103,7 +97,6 @@ pub fn decode(view: pb::DalmutiView) -> Result<Dalmuti, ServiceError> {
         }),
     };
     DalmutiView::new(input)
-        .map(Dalmuti)
         .map_err(|e| ServiceError::invalid(format!("{PREFIX}.{}", e.field), e.reason))
 }
 
@@ -311,51 +304,33 @@ pub fn decision_to_wire(decision: &DalmutiDecision) -> pb::DalmutiDecision {
     }
 }
 
-/// A domain decision as a wire `Decision`.
-fn to_decision(decision: &DalmutiDecision) -> pb::Decision {
-    pb::Decision {
-        game: Some(pb::decision::Game::Dalmuti(decision_to_wire(decision))),
-    }
-}
+impl WireGame for Dalmuti {
+    const ID: GameId = GameId::Dalmuti;
 
-impl GameAdapter for Dalmuti {
-    fn game(&self) -> Game {
-        Game::Dalmuti
+    fn view_to_wire(view: &DalmutiView) -> pb::game_view::Game {
+        pb::game_view::Game::Dalmuti(view_to_wire(view))
     }
 
-    fn fingerprint(&self) -> u64 {
-        self.0.fingerprint()
+    fn decision_to_wire(decision: &DalmutiDecision) -> pb::decision::Game {
+        pb::decision::Game::Dalmuti(decision_to_wire(decision))
     }
 
-    fn supports(&self, difficulty: Difficulty) -> bool {
-        policy(difficulty).is_some()
-    }
-
-    fn decide(
-        &self,
-        difficulty: Difficulty,
-        explain: bool,
-        ctx: &mut DecisionContext<'_>,
-    ) -> Option<Answer> {
-        let policy = policy(difficulty)?;
-        if explain {
-            let (chosen, explained) = policy.decide_explained(&self.0, ctx);
-            Some(answer(chosen, explained, to_decision))
-        } else {
-            Some(answer(policy.decide(&self.0, ctx), Vec::new(), to_decision))
+    fn decision_from_wire(
+        view: &DalmutiView,
+        decision: &pb::decision::Game,
+    ) -> Option<DalmutiDecision> {
+        match decision {
+            pb::decision::Game::Dalmuti(d) => decision_from_wire(view, d),
+            _ => None,
         }
     }
 
-    fn legal_plays(&self) -> pb::ListLegalPlaysResponse {
-        let decisions = legal_decisions(&self.0)
-            .iter()
-            .map(decision_to_wire)
-            .collect();
-        pb::ListLegalPlaysResponse {
-            game: Some(pb::list_legal_plays_response::Game::Dalmuti(
-                pb::DalmutiLegalPlays { decisions },
-            )),
-        }
+    fn legal_decisions_to_wire(
+        decisions: &[DalmutiDecision],
+    ) -> pb::list_legal_plays_response::Game {
+        pb::list_legal_plays_response::Game::Dalmuti(pb::DalmutiLegalPlays {
+            decisions: decisions.iter().map(decision_to_wire).collect(),
+        })
     }
 }
 
@@ -363,6 +338,7 @@ impl GameAdapter for Dalmuti {
 mod tests {
     use super::*;
     use crate::dalmuti::bots::easy::easy_decision;
+    use crate::dalmuti::legal_decisions;
     use crate::dalmuti::referee::{HandState, deal};
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
@@ -382,7 +358,7 @@ mod tests {
                 phases.insert("after revolution");
             }
             let wire = view_to_wire(&view);
-            let Dalmuti(back) = decode(wire).unwrap_or_else(|e| panic!("{e:?}"));
+            let back = decode(wire).unwrap_or_else(|e| panic!("{e:?}"));
             assert_eq!(back, view);
             assert_eq!(back.fingerprint(), view.fingerprint());
             for d in legal_decisions(&view) {

@@ -1,7 +1,7 @@
 //! Every way a call can fail, and the one place where failures become `tonic::Status`.
 
 use crate::bot::Difficulty;
-use crate::service::game::Game;
+use crate::service::game::GameId;
 use tonic::{Code, Status};
 
 /// A failed call, before it becomes a `tonic::Status`.
@@ -11,7 +11,10 @@ pub enum ServiceError {
     /// `view.lexio.hand[3]`.
     InvalidArgument { field: String, reason: String },
     /// The game has no bot at this level yet.
-    Unimplemented { game: Game, difficulty: Difficulty },
+    Unimplemented {
+        game: GameId,
+        difficulty: Difficulty,
+    },
     /// The client's deadline leaves no time, or passed during the decision.
     DeadlineExceeded(&'static str),
     /// No decision slot became free within the budget.

@@ -1,16 +1,22 @@
-//! What the service needs from a game, behind one small trait: decode a wire view into
-//! a validated domain view, fingerprint it, decide, and list legal plays.
+//! What the service needs from a game: its wire codec ([`WireGame`], one per game) and,
+//! written once over it, the validated view behind the handler's [`GameAdapter`]
+//! (fingerprint, decide, list legal plays).
 //!
-//! Adding a game = a module implementing [`GameAdapter`] plus one arm in [`decode`].
+//! Adding a game = its domain module (implementing [`crate::game::Game`]), its wire
+//! codec implementing [`WireGame`], and one arm in [`decode`] and [`game_of`].
 
 use crate::bot::{DecisionContext, Difficulty, Explained, StableHasher};
+use crate::daifugo::Daifugo;
+use crate::dalmuti::Dalmuti;
+use crate::game::Game;
+use crate::lexio::Lexio;
 use crate::pb;
 use crate::service::error::ServiceError;
 use crate::service::{daifugo, dalmuti, lexio};
 
 /// The games the service knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Game {
+pub enum GameId {
     /// Lexio.
     Lexio,
     /// The Great Dalmuti.
@@ -19,13 +25,13 @@ pub enum Game {
     Daifugo,
 }
 
-impl Game {
+impl GameId {
     /// The lower-case tag used in seeds, metrics and logs.
     pub const fn name(self) -> &'static str {
         match self {
-            Game::Lexio => "lexio",
-            Game::Dalmuti => "dalmuti",
-            Game::Daifugo => "daifugo",
+            GameId::Lexio => "lexio",
+            GameId::Dalmuti => "dalmuti",
+            GameId::Daifugo => "daifugo",
         }
     }
 }
@@ -33,7 +39,7 @@ impl Game {
 /// A validated view of one game, ready for its policies.
 pub trait GameAdapter: Send + Sync + 'static {
     /// Which game this is.
-    fn game(&self) -> Game;
+    fn game(&self) -> GameId;
     /// The domain's stable fingerprint of the normalized view.
     fn fingerprint(&self) -> u64;
     /// Whether the game has a bot at this level.
@@ -48,6 +54,67 @@ pub trait GameAdapter: Send + Sync + 'static {
     ) -> Option<Answer>;
     /// Every legal action.
     fn legal_plays(&self) -> pb::ListLegalPlaysResponse;
+}
+
+/// A game's wire codec: its case of each `oneof` in the API.
+pub trait WireGame: Game {
+    /// The game's identity in the service (seeds, metrics, logs).
+    const ID: GameId;
+    /// A validated view back on the wire (for clients written in Rust: the arena's
+    /// `--via` and the load-test payloads). Decoding the result gives the same view.
+    fn view_to_wire(view: &Self::View) -> pb::game_view::Game;
+    /// A domain decision on the wire.
+    fn decision_to_wire(decision: &Self::Decision) -> pb::decision::Game;
+    /// A wire decision read back against the view it answers: `None` unless it is this
+    /// game's, well-formed and legal there.
+    fn decision_from_wire(
+        view: &Self::View,
+        decision: &pb::decision::Game,
+    ) -> Option<Self::Decision>;
+    /// The legal decisions of a view on the wire.
+    fn legal_decisions_to_wire(decisions: &[Self::Decision])
+    -> pb::list_legal_plays_response::Game;
+}
+
+/// A validated view of game `G`, ready for its policies.
+pub struct Validated<G: Game>(pub G::View);
+
+impl<G: WireGame> GameAdapter for Validated<G> {
+    fn game(&self) -> GameId {
+        G::ID
+    }
+
+    fn fingerprint(&self) -> u64 {
+        G::fingerprint(&self.0)
+    }
+
+    fn supports(&self, difficulty: Difficulty) -> bool {
+        G::policy(difficulty).is_some()
+    }
+
+    fn decide(
+        &self,
+        difficulty: Difficulty,
+        explain: bool,
+        ctx: &mut DecisionContext<'_>,
+    ) -> Option<Answer> {
+        let policy = G::policy(difficulty)?;
+        let to_wire = |d: &G::Decision| pb::Decision {
+            game: Some(G::decision_to_wire(d)),
+        };
+        if explain {
+            let (chosen, explained) = policy.decide_explained(&self.0, ctx);
+            Some(answer(chosen, explained, to_wire))
+        } else {
+            Some(answer(policy.decide(&self.0, ctx), Vec::new(), to_wire))
+        }
+    }
+
+    fn legal_plays(&self) -> pb::ListLegalPlaysResponse {
+        pb::ListLegalPlaysResponse {
+            game: Some(G::legal_decisions_to_wire(&G::legal_decisions(&self.0))),
+        }
+    }
 }
 
 /// A decision on the wire, with its explanation (empty unless asked for).
@@ -112,13 +179,13 @@ pub enum WireView {
 }
 
 /// The game a request's view is for (known even when the view is invalid).
-pub fn game_of(view: &WireView) -> Option<Game> {
+pub fn game_of(view: &WireView) -> Option<GameId> {
     match view {
-        WireView::Lexio(_) => Some(Game::Lexio),
+        WireView::Lexio(_) => Some(GameId::Lexio),
         WireView::Proto(view) => match view.as_ref()?.game.as_ref()? {
-            pb::game_view::Game::Lexio(_) => Some(Game::Lexio),
-            pb::game_view::Game::Dalmuti(_) => Some(Game::Dalmuti),
-            pb::game_view::Game::Daifugo(_) => Some(Game::Daifugo),
+            pb::game_view::Game::Lexio(_) => Some(GameId::Lexio),
+            pb::game_view::Game::Dalmuti(_) => Some(GameId::Dalmuti),
+            pb::game_view::Game::Daifugo(_) => Some(GameId::Daifugo),
         },
     }
 }
@@ -126,13 +193,19 @@ pub fn game_of(view: &WireView) -> Option<Game> {
 /// Decodes and validates the request's `view` field.
 pub fn decode(view: WireView) -> Result<Box<dyn GameAdapter>, ServiceError> {
     let view = match view {
-        WireView::Lexio(input) => return Ok(Box::new(lexio::validate(input)?)),
+        WireView::Lexio(input) => {
+            return Ok(Box::new(Validated::<Lexio>(lexio::validate(input)?)));
+        }
         WireView::Proto(view) => view.ok_or_else(|| ServiceError::invalid("view", "required"))?,
     };
     match view.game {
-        Some(pb::game_view::Game::Lexio(v)) => Ok(Box::new(lexio::decode(v)?)),
-        Some(pb::game_view::Game::Dalmuti(v)) => Ok(Box::new(dalmuti::decode(v)?)),
-        Some(pb::game_view::Game::Daifugo(v)) => Ok(Box::new(daifugo::decode(v)?)),
+        Some(pb::game_view::Game::Lexio(v)) => Ok(Box::new(Validated::<Lexio>(lexio::decode(v)?))),
+        Some(pb::game_view::Game::Dalmuti(v)) => {
+            Ok(Box::new(Validated::<Dalmuti>(dalmuti::decode(v)?)))
+        }
+        Some(pb::game_view::Game::Daifugo(v)) => {
+            Ok(Box::new(Validated::<Daifugo>(daifugo::decode(v)?)))
+        }
         None => Err(ServiceError::invalid(
             "view",
             "no game set: fill one case of the oneof (view.lexio, view.dalmuti or view.daifugo)",
@@ -149,7 +222,7 @@ pub fn decode(view: WireView) -> Result<Box<dyn GameAdapter>, ServiceError> {
 ///     .u64(difficulty number)   // the proto enum value: EASY=1 .. EXPERT=4
 ///     .finish()
 /// ```
-pub fn derive_seed(game: Game, fingerprint: u64, difficulty: Difficulty) -> u64 {
+pub fn derive_seed(game: GameId, fingerprint: u64, difficulty: Difficulty) -> u64 {
     StableHasher::new()
         .bytes(game.name().as_bytes())
         .u64(fingerprint)

@@ -8,7 +8,7 @@ use crate::pb::bot_service_server::BotService;
 use crate::service::budget::{self, Limits, NoTime};
 use crate::service::config::Config;
 use crate::service::error::ServiceError;
-use crate::service::game::{self, Game, WireView};
+use crate::service::game::{self, GameId, WireView};
 use crate::service::metrics as m;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -286,7 +286,7 @@ struct CallRecord {
     rpc: m::Rpc,
     started: Instant,
     span: Span,
-    game: Option<Game>,
+    game: Option<GameId>,
     difficulty: Option<Difficulty>,
     seed: Option<u64>,
     fallback: bool,
@@ -318,7 +318,7 @@ impl CallRecord {
     }
 
     fn game_name(&self) -> &'static str {
-        self.game.map_or("unknown", Game::name)
+        self.game.map_or("unknown", GameId::name)
     }
 
     fn finish(&mut self, result: Result<(), Code>) {

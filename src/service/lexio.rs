@@ -3,23 +3,18 @@
 //! number that is no tile); every game rule is checked by `LexioView::new`, whose
 //! field names match the proto's and get the `view.lexio.` prefix.
 
-use crate::bot::{DecisionContext, Difficulty};
-use crate::lexio::bots::policy;
 use crate::lexio::{
-    Action, Category, LexioView, LogEntry, SeatCount, Suit, Tile, ViewInput, legal_actions,
+    Action, Category, Lexio, LexioView, LogEntry, SeatCount, Suit, Tile, ViewInput,
 };
 use crate::pb;
 use crate::service::error::ServiceError;
 use crate::service::fast_lane::Reader;
-use crate::service::game::{Answer, Game, GameAdapter, answer};
+use crate::service::game::{GameId, WireGame};
 
 const PREFIX: &str = "view.lexio";
 
-/// A validated Lexio view.
-pub struct Lexio(LexioView);
-
 /// Converts and validates a wire view.
-pub fn decode(view: pb::LexioView) -> Result<Lexio, ServiceError> {
+pub fn decode(view: pb::LexioView) -> Result<LexioView, ServiceError> {
     validate(view_input(view)?)
 }
 
@@ -66,9 +61,8 @@ pub fn view_input(view: pb::LexioView) -> Result<ViewInput, ServiceError> {
 }
 
 /// Validates a view read off the wire (by [`decode`] or by the fast lane).
-pub fn validate(input: ViewInput) -> Result<Lexio, ServiceError> {
+pub fn validate(input: ViewInput) -> Result<LexioView, ServiceError> {
     LexioView::new(input)
-        .map(Lexio)
         .map_err(|e| ServiceError::invalid(format!("{PREFIX}.{}", e.field), e.reason))
 }
 
@@ -279,48 +273,28 @@ pub fn action_to_wire(action: &Action) -> pb::LexioAction {
     }
 }
 
-/// A domain action as a wire `Decision`.
-fn to_decision(action: &Action) -> pb::Decision {
-    pb::Decision {
-        game: Some(pb::decision::Game::Lexio(action_to_wire(action))),
-    }
-}
+impl WireGame for Lexio {
+    const ID: GameId = GameId::Lexio;
 
-impl GameAdapter for Lexio {
-    fn game(&self) -> Game {
-        Game::Lexio
+    fn view_to_wire(view: &LexioView) -> pb::game_view::Game {
+        pb::game_view::Game::Lexio(view_to_wire(view))
     }
 
-    fn fingerprint(&self) -> u64 {
-        self.0.fingerprint()
+    fn decision_to_wire(decision: &Action) -> pb::decision::Game {
+        pb::decision::Game::Lexio(action_to_wire(decision))
     }
 
-    fn supports(&self, difficulty: Difficulty) -> bool {
-        policy(difficulty).is_some()
-    }
-
-    fn decide(
-        &self,
-        difficulty: Difficulty,
-        explain: bool,
-        ctx: &mut DecisionContext<'_>,
-    ) -> Option<Answer> {
-        let policy = policy(difficulty)?;
-        if explain {
-            let (chosen, explained) = policy.decide_explained(&self.0, ctx);
-            Some(answer(chosen, explained, to_decision))
-        } else {
-            Some(answer(policy.decide(&self.0, ctx), Vec::new(), to_decision))
+    fn decision_from_wire(view: &LexioView, decision: &pb::decision::Game) -> Option<Action> {
+        match decision {
+            pb::decision::Game::Lexio(action) => action_from_wire(view, action),
+            _ => None,
         }
     }
 
-    fn legal_plays(&self) -> pb::ListLegalPlaysResponse {
-        let actions = legal_actions(&self.0).iter().map(action_to_wire).collect();
-        pb::ListLegalPlaysResponse {
-            game: Some(pb::list_legal_plays_response::Game::Lexio(
-                pb::LexioLegalPlays { actions },
-            )),
-        }
+    fn legal_decisions_to_wire(decisions: &[Action]) -> pb::list_legal_plays_response::Game {
+        pb::list_legal_plays_response::Game::Lexio(pb::LexioLegalPlays {
+            actions: decisions.iter().map(action_to_wire).collect(),
+        })
     }
 }
 
@@ -338,7 +312,7 @@ mod tests {
         for _ in 0..30 {
             let view = round.view().unwrap();
             let wire = view_to_wire(&view);
-            let Lexio(back) = decode(wire).unwrap_or_else(|e| panic!("{e:?}"));
+            let back = decode(wire).unwrap_or_else(|e| panic!("{e:?}"));
             assert_eq!(back, view);
             let action = easy_action(players, view.hand(), view.table());
             assert_eq!(

@@ -3,7 +3,7 @@
 
 use crate::bot::Difficulty;
 use crate::service::error::code_name;
-use crate::service::game::Game;
+use crate::service::game::GameId;
 use metrics::{Counter, Gauge, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
@@ -82,7 +82,7 @@ pub struct CallOutcome {
     /// The RPC.
     pub rpc: Rpc,
     /// The game, once the view named one.
-    pub game: Option<Game>,
+    pub game: Option<GameId>,
     /// The level, once the request was read (SelectPlay only).
     pub difficulty: Option<Difficulty>,
     /// The gRPC code the call ended with (`Cancelled` when it was dropped).

@@ -21,6 +21,6 @@ mod server;
 
 pub use config::{Config, LogFormat, ServeArgs};
 pub use error::ServiceError;
-pub use game::{Game, derive_seed};
+pub use game::{GameId, derive_seed};
 pub use handler::{BotHandler, RequestHeader, SelectPlayInput};
 pub use server::{BotServer, ServeError, run};

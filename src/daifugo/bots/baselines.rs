@@ -1,19 +1,21 @@
 //! Weak baselines for the arena: `singles` (one card at a time) and `random` (a
 //! uniform legal decision).
 
-use super::{DaifugoDecision, DaifugoPolicy, legal_decisions};
+use super::{DaifugoDecision, legal_decisions};
 use crate::bot::DecisionContext;
+use crate::daifugo::Daifugo;
 use crate::daifugo::moves::legal_plays;
 use crate::daifugo::plays::PlayKind;
 use crate::daifugo::referee::weakest_cards;
 use crate::daifugo::view::{DaifugoView, Phase};
+use crate::game::Policy;
 
 /// Plays one card whenever it can: the weakest single that beats, or leads its weakest
 /// single; gives back its weakest cards.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SinglesPolicy;
 
-impl DaifugoPolicy for SinglesPolicy {
+impl Policy<Daifugo> for SinglesPolicy {
     fn decide(&self, view: &DaifugoView, _ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
         match view.phase() {
             Phase::Exchange { give } => DaifugoDecision::Exchange(weakest_cards(view.hand(), give)),
@@ -39,7 +41,7 @@ impl DaifugoPolicy for SinglesPolicy {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomPolicy;
 
-impl DaifugoPolicy for RandomPolicy {
+impl Policy<Daifugo> for RandomPolicy {
     fn decide(&self, view: &DaifugoView, ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
         let decisions = legal_decisions(view);
         decisions[ctx.below(decisions.len())]

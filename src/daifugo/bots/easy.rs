@@ -3,21 +3,22 @@
 //! table, the order flags and the lock).
 
 use super::DaifugoDecision;
-use super::DaifugoPolicy;
 use crate::bot::DecisionContext;
+use crate::daifugo::Daifugo;
 use crate::daifugo::cards::CardSet;
 use crate::daifugo::moves::{Trick, legal_plays};
 use crate::daifugo::plays::{Play, PlayKind, TieKey};
 use crate::daifugo::referee::weakest_cards;
 use crate::daifugo::rules::RuleSet;
 use crate::daifugo::view::{DaifugoView, Phase};
+use crate::game::Policy;
 use std::cmp::Reverse;
 
 /// The easy policy (see [`decide`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EasyPolicy;
 
-impl DaifugoPolicy for EasyPolicy {
+impl Policy<Daifugo> for EasyPolicy {
     fn decide(&self, view: &DaifugoView, _ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
         decide(view)
     }

@@ -3,11 +3,13 @@
 pub mod baselines;
 pub mod easy;
 
+use super::Daifugo;
 use super::cards::CardSet;
 use super::moves::legal_plays;
 use super::plays::Play;
 use super::view::{DaifugoView, Phase};
-use crate::bot::{DecisionContext, Difficulty};
+use crate::bot::Difficulty;
+use crate::game::{Game, Policy, served_bot};
 
 /// One decision: pass, a play, or the cards given back in the exchange.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -18,15 +20,6 @@ pub enum DaifugoDecision {
     Play(Play),
     /// Give these cards back (daifugo 2, fugo 1), chosen after receiving the tribute.
     Exchange(CardSet),
-}
-
-/// A Daifugo bot: a pure function of the view and the decision context.
-pub trait DaifugoPolicy: Send + Sync {
-    /// The decision for the seat the view belongs to. Must be one of
-    /// [`legal_decisions`]`(view)`.
-    fn decide(&self, view: &DaifugoView, ctx: &mut DecisionContext<'_>) -> DaifugoDecision;
-    /// A short name for logs and the arena.
-    fn name(&self) -> &'static str;
 }
 
 /// Every legal decision of the view, in a fixed order: the plays in generation order
@@ -108,9 +101,45 @@ pub fn is_legal(view: &DaifugoView, decision: &DaifugoDecision) -> bool {
 }
 
 /// The policy serving `difficulty`, if this game has it (only Easy so far).
-pub fn policy(difficulty: Difficulty) -> Option<&'static dyn DaifugoPolicy> {
+pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Daifugo>> {
     match difficulty {
         Difficulty::Easy => Some(&easy::EasyPolicy),
         _ => None,
+    }
+}
+
+/// A bot by arena name: the served levels and the baselines `singles` and `random`.
+pub fn by_name(name: &str) -> Option<Box<dyn Policy<Daifugo>>> {
+    match name {
+        "singles" => Some(Box::new(baselines::SinglesPolicy)),
+        "random" => Some(Box::new(baselines::RandomPolicy)),
+        other => served_bot::<Daifugo>(other),
+    }
+}
+
+impl Game for Daifugo {
+    const NAME: &'static str = "daifugo";
+    const BOT_NAMES: &'static str = "easy, singles, random";
+    type View = DaifugoView;
+    type Decision = DaifugoDecision;
+
+    fn legal_decisions(view: &DaifugoView) -> Vec<DaifugoDecision> {
+        legal_decisions(view)
+    }
+
+    fn is_legal(view: &DaifugoView, decision: &DaifugoDecision) -> bool {
+        is_legal(view, decision)
+    }
+
+    fn fingerprint(view: &DaifugoView) -> u64 {
+        view.fingerprint()
+    }
+
+    fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Daifugo>> {
+        policy(difficulty)
+    }
+
+    fn bot(name: &str) -> Option<Box<dyn Policy<Daifugo>>> {
+        by_name(name)
     }
 }

@@ -1,11 +1,13 @@
 //! Baselines for the arena: `singles` and `random`.
 
 use super::easy::{easy_revolution, easy_tax_return};
-use super::{DalmutiDecision, DalmutiPolicy, legal_decisions};
+use super::{DalmutiDecision, legal_decisions};
 use crate::bot::DecisionContext;
+use crate::dalmuti::Dalmuti;
 use crate::dalmuti::cards::Rank;
 use crate::dalmuti::plays::Play;
 use crate::dalmuti::view::{DalmutiView, Phase};
+use crate::game::Policy;
 
 /// Plays one card whenever it can: on a single, the weakest single that beats it; on
 /// an empty table, its worst single (a Jester only if nothing else is left); otherwise
@@ -13,7 +15,7 @@ use crate::dalmuti::view::{DalmutiView, Phase};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Singles;
 
-impl DalmutiPolicy for Singles {
+impl Policy<Dalmuti> for Singles {
     fn decide(&self, view: &DalmutiView, _ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
         let hand = view.hand();
         match view.phase() {
@@ -54,7 +56,7 @@ impl DalmutiPolicy for Singles {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomPolicy;
 
-impl DalmutiPolicy for RandomPolicy {
+impl Policy<Dalmuti> for RandomPolicy {
     fn decide(&self, view: &DalmutiView, ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
         let all = legal_decisions(view);
         all[ctx.below(all.len())]

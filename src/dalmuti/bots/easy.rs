@@ -1,12 +1,14 @@
 //! The easy bot, exactly as rules.md 6.2: deterministic, no randomness.
 
-use super::{DalmutiDecision, DalmutiPolicy};
+use super::DalmutiDecision;
 use crate::bot::DecisionContext;
+use crate::dalmuti::Dalmuti;
 use crate::dalmuti::cards::{Cards, Rank};
 use crate::dalmuti::moves::for_each_legal_play;
 use crate::dalmuti::plays::Play;
 use crate::dalmuti::turn::Title;
 use crate::dalmuti::view::{DalmutiView, Phase};
+use crate::game::Policy;
 
 /// The easy bot (the baseline and the timeout autoplay).
 #[derive(Clone, Copy, Debug, Default)]
@@ -72,7 +74,7 @@ pub fn easy_decision(view: &DalmutiView) -> DalmutiDecision {
     }
 }
 
-impl DalmutiPolicy for Easy {
+impl Policy<Dalmuti> for Easy {
     fn decide(&self, view: &DalmutiView, _ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
         easy_decision(view)
     }

@@ -14,8 +14,9 @@
 //! terms of seed 004. The normal bot is the same computation with less information: a
 //! ledger that forgets plays older than two tricks and ignores passes.
 
-use super::{DalmutiDecision, DalmutiPolicy};
+use super::DalmutiDecision;
 use crate::bot::{DecisionContext, Explained, draw_index, parse_override, softmax_probabilities};
+use crate::dalmuti::Dalmuti;
 use crate::dalmuti::cards::{Cards, Rank};
 use crate::dalmuti::knowledge::{Ledger, Memory};
 use crate::dalmuti::moves::for_each_legal_play;
@@ -23,6 +24,7 @@ use crate::dalmuti::plan::{Plan, best_plan};
 use crate::dalmuti::plays::Play;
 use crate::dalmuti::turn::Title;
 use crate::dalmuti::view::{DalmutiView, Phase};
+use crate::game::Policy;
 use crate::stats::hypergeometric_pmf;
 
 /// The weights of the evaluation (names accepted by [`Weights::with_override`]).
@@ -527,7 +529,7 @@ fn give_away_cost(l: &Ledger, r: Rank, add: u8, target: usize) -> f64 {
         .sum()
 }
 
-impl DalmutiPolicy for HardBot {
+impl Policy<Dalmuti> for HardBot {
     fn decide(&self, view: &DalmutiView, ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
         self.decide_explained(view, ctx).0
     }

@@ -4,11 +4,13 @@ pub mod baselines;
 pub mod easy;
 pub mod hard;
 
+use super::Dalmuti;
 use super::cards::Cards;
 use super::moves::for_each_legal_play;
 use super::plays::Play;
 use super::view::{DalmutiView, Phase};
-use crate::bot::{DecisionContext, Difficulty, Explained};
+use crate::bot::Difficulty;
+use crate::game::{Game, Policy};
 
 /// One decision of one seat, for the view's phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,23 +23,6 @@ pub enum DalmutiDecision {
     TaxReturn(Cards),
     /// Declare a revolution or not (revolution phase).
     Revolution(bool),
-}
-
-/// A Dalmuti bot: a pure function of the view and the context's generator.
-pub trait DalmutiPolicy: Send + Sync {
-    /// The decision for `view`'s phase; it must be one of [`legal_decisions`].
-    fn decide(&self, view: &DalmutiView, ctx: &mut DecisionContext<'_>) -> DalmutiDecision;
-    /// The decision plus the scored candidates behind it, best first (`explain`).
-    /// Bots that score no candidates return the decision and an empty list.
-    fn decide_explained(
-        &self,
-        view: &DalmutiView,
-        ctx: &mut DecisionContext<'_>,
-    ) -> (DalmutiDecision, Vec<Explained<DalmutiDecision>>) {
-        (self.decide(view, ctx), Vec::new())
-    }
-    /// A short stable name for logs and reports.
-    fn name(&self) -> &'static str;
 }
 
 /// Every legal decision of the view's phase, in a fixed order: in the play phase
@@ -89,7 +74,7 @@ pub fn is_legal(view: &DalmutiView, decision: &DalmutiDecision) -> bool {
 /// (names as in [`hard::Weights::with_override`], plus the ledger's `pass_factor=x`
 /// and `memory=n` tricks, 0 = full memory). `None` for an unknown name or a bad
 /// override.
-pub fn by_name(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
+pub fn by_name(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
     let mut parts = name.split('/');
     let base = parts.next()?;
     let mut bot = match base {
@@ -129,6 +114,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
 ///
 /// ```
 /// use climbot::bot::{DecisionContext, Difficulty};
+/// use climbot::game::Policy;
 /// use climbot::dalmuti::referee::opening_view_input;
 /// use climbot::dalmuti::{DalmutiView, is_legal, legal_decisions, policy};
 /// let view = DalmutiView::new(opening_view_input(6, 7)).expect("valid input");
@@ -144,12 +130,39 @@ pub fn by_name(name: &str) -> Option<Box<dyn DalmutiPolicy>> {
 /// assert!(policy(Difficulty::Normal).is_some());
 /// assert!(policy(Difficulty::Expert).is_none());
 /// ```
-pub fn policy(difficulty: Difficulty) -> Option<&'static dyn DalmutiPolicy> {
+pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Dalmuti>> {
     match difficulty {
         Difficulty::Easy => Some(&easy::Easy),
         Difficulty::Normal => Some(&hard::NORMAL),
         Difficulty::Hard => Some(&hard::HARD),
         Difficulty::Expert => None,
+    }
+}
+
+impl Game for Dalmuti {
+    const NAME: &'static str = "dalmuti";
+    const BOT_NAMES: &'static str = "easy, hard, normal, singles, random, hard/weight=value";
+    type View = DalmutiView;
+    type Decision = DalmutiDecision;
+
+    fn legal_decisions(view: &DalmutiView) -> Vec<DalmutiDecision> {
+        legal_decisions(view)
+    }
+
+    fn is_legal(view: &DalmutiView, decision: &DalmutiDecision) -> bool {
+        is_legal(view, decision)
+    }
+
+    fn fingerprint(view: &DalmutiView) -> u64 {
+        view.fingerprint()
+    }
+
+    fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Dalmuti>> {
+        policy(difficulty)
+    }
+
+    fn bot(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
+        by_name(name)
     }
 }
 

@@ -1,7 +1,8 @@
 //! Weak baselines for the arena: they show the apparatus can tell bots apart.
 
-use super::LexioPolicy;
 use crate::bot::DecisionContext;
+use crate::game::Policy;
+use crate::lexio::Lexio;
 use crate::lexio::view::{Action, LexioView};
 
 /// Plays one tile whenever it can: the weakest single that beats a single table, or
@@ -9,7 +10,7 @@ use crate::lexio::view::{Action, LexioView};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SinglesBot;
 
-impl LexioPolicy for SinglesBot {
+impl Policy<Lexio> for SinglesBot {
     fn name(&self) -> &'static str {
         "singles"
     }
@@ -36,7 +37,7 @@ impl LexioPolicy for SinglesBot {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomBot;
 
-impl LexioPolicy for RandomBot {
+impl Policy<Lexio> for RandomBot {
     fn name(&self) -> &'static str {
         "random"
     }

@@ -2,8 +2,9 @@
 //! legal, never passes with a legal follow. It is the baseline, the timeout autoplay
 //! and every harder bot's fallback.
 
-use super::LexioPolicy;
 use crate::bot::DecisionContext;
+use crate::game::Policy;
+use crate::lexio::Lexio;
 use crate::lexio::combos::Combo;
 use crate::lexio::moves::{for_each_five, for_each_follow, for_each_group};
 use crate::lexio::tiles::{PlayerCount, TileSet};
@@ -14,7 +15,7 @@ use std::cmp::Ordering;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EasyBot;
 
-impl LexioPolicy for EasyBot {
+impl Policy<Lexio> for EasyBot {
     fn name(&self) -> &'static str {
         "easy"
     }

@@ -8,9 +8,10 @@
 //! the best mean wins. The search stops at its iteration cap or when the budget check
 //! fires; stopped before one full iteration, it answers easy and marks a fallback.
 
-use super::LexioPolicy;
 use super::easy::easy_action;
 use crate::bot::{DecisionContext, shuffle};
+use crate::game::Policy;
+use crate::lexio::Lexio;
 use crate::lexio::combos::Combo;
 use crate::lexio::referee::{Round, settle};
 use crate::lexio::tiles::{Tile, TileSet};
@@ -63,7 +64,7 @@ fn rollout(mut round: Round, seat: usize) -> i64 {
     settle(players, &hands).1[seat]
 }
 
-impl LexioPolicy for ExpertBot {
+impl Policy<Lexio> for ExpertBot {
     fn name(&self) -> &'static str {
         "expert"
     }

@@ -26,9 +26,10 @@
 //! with less information: it remembers only the last few log entries and draws no
 //! inference from passes.
 
-use super::LexioPolicy;
 use super::easy::easy_action;
 use crate::bot::{DecisionContext, Explained, draw_index, parse_override, softmax_probabilities};
+use crate::game::Policy;
+use crate::lexio::Lexio;
 use crate::lexio::combos::Combo;
 use crate::lexio::knowledge::{SeatModel, beat_chance, can_be_beaten, seat_models};
 use crate::lexio::plan::PlanTable;
@@ -483,7 +484,7 @@ impl HardBot {
     }
 }
 
-impl LexioPolicy for HardBot {
+impl Policy<Lexio> for HardBot {
     fn name(&self) -> &'static str {
         if self.memory.is_some() {
             "normal"

@@ -10,32 +10,17 @@ pub use easy::{EasyBot, easy_action};
 pub use expert::ExpertBot;
 pub use hard::{HardBot, Scored, Weights};
 
+use super::Lexio;
 use super::view::{Action, LexioView};
-use crate::bot::{DecisionContext, Difficulty, Explained};
-
-/// A Lexio bot: given one seat's view, choose a legal action.
-pub trait LexioPolicy: Send + Sync {
-    /// The bot's name in the arena and in logs.
-    fn name(&self) -> &'static str;
-    /// Chooses a legal action for the view. Randomness comes only from `ctx`.
-    fn decide(&self, view: &LexioView, ctx: &mut DecisionContext<'_>) -> Action;
-    /// The decision plus the scored candidates behind it, best first (`explain`).
-    /// Bots that score no candidates return the decision and an empty list.
-    fn decide_explained(
-        &self,
-        view: &LexioView,
-        ctx: &mut DecisionContext<'_>,
-    ) -> (Action, Vec<Explained<Action>>) {
-        (self.decide(view, ctx), Vec::new())
-    }
-}
+use crate::bot::Difficulty;
+use crate::game::{Game, Policy, served_bot};
 
 static EXPERT: ExpertBot = ExpertBot { max_iterations: 64 };
 static HARD: HardBot = HardBot::hard();
 static NORMAL: HardBot = HardBot::normal();
 
 /// The policy serving a difficulty (Lexio has every level).
-pub fn policy(difficulty: Difficulty) -> Option<&'static dyn LexioPolicy> {
+pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Lexio>> {
     match difficulty {
         Difficulty::Easy => Some(&EasyBot),
         Difficulty::Normal => Some(&NORMAL),
@@ -48,7 +33,7 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn LexioPolicy> {
 /// `random`; `hard` and `normal` take weight overrides for tuning and ablation, as
 /// `hard/tempo=0/plan=2`, and `memory=k` (read only the last k log entries) or
 /// `memory=all`.
-pub fn by_name(name: &str) -> Option<Box<dyn LexioPolicy>> {
+pub fn by_name(name: &str) -> Option<Box<dyn Policy<Lexio>>> {
     let mut parts = name.split('/');
     let base = parts.next()?;
     let mut bot = match base {
@@ -56,13 +41,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn LexioPolicy>> {
         "random" => return Some(Box::new(RandomBot)),
         "hard" => HardBot::hard(),
         "normal" => HardBot::normal(),
-        other => {
-            return Difficulty::ALL
-                .into_iter()
-                .find(|d| d.name() == other)
-                .and_then(policy)
-                .map(|p| Box::new(Borrowed(p)) as Box<dyn LexioPolicy>);
-        }
+        other => return served_bot::<Lexio>(other),
     };
     for part in parts {
         match part.strip_prefix("memory=") {
@@ -76,23 +55,29 @@ pub fn by_name(name: &str) -> Option<Box<dyn LexioPolicy>> {
     Some(Box::new(bot))
 }
 
-/// A `'static` policy behind a box.
-struct Borrowed(&'static dyn LexioPolicy);
+impl Game for Lexio {
+    const NAME: &'static str = "lexio";
+    const BOT_NAMES: &'static str = "easy, normal, hard, expert, singles, random; normal and hard take overrides like hard/tempo=0";
+    type View = LexioView;
+    type Decision = Action;
 
-impl LexioPolicy for Borrowed {
-    fn name(&self) -> &'static str {
-        self.0.name()
+    fn legal_decisions(view: &LexioView) -> Vec<Action> {
+        view.legal_actions()
     }
 
-    fn decide(&self, view: &LexioView, ctx: &mut DecisionContext<'_>) -> Action {
-        self.0.decide(view, ctx)
+    fn is_legal(view: &LexioView, decision: &Action) -> bool {
+        view.is_legal(*decision)
     }
 
-    fn decide_explained(
-        &self,
-        view: &LexioView,
-        ctx: &mut DecisionContext<'_>,
-    ) -> (Action, Vec<Explained<Action>>) {
-        self.0.decide_explained(view, ctx)
+    fn fingerprint(view: &LexioView) -> u64 {
+        view.fingerprint()
+    }
+
+    fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Lexio>> {
+        policy(difficulty)
+    }
+
+    fn bot(name: &str) -> Option<Box<dyn Policy<Lexio>>> {
+        by_name(name)
     }
 }
