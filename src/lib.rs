@@ -14,5 +14,6 @@ pub mod game;
 pub mod lexio;
 pub mod loadtest;
 pub mod pb;
+pub mod search;
 pub mod service;
 pub mod stats;

@@ -3,7 +3,7 @@
 //!
 //! prost decodes a Lexio view into one heap-allocated message per tile and per log
 //! entry, and that decoding cost more than the EASY decision and its validation
-//! together (issue #9's load test). The fast lane reads the same protobuf encoding with
+//! together (load test). The fast lane reads the same protobuf encoding with
 //! prost's own varint primitives and gives up at the first thing it does not expect:
 //! another game, an unknown field, a wrong wire type, a singular message sent twice (which
 //! protobuf merges), a tile that is not one. The request is then decoded by prost as

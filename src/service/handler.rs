@@ -94,7 +94,7 @@ impl BotHandler {
         if difficulty == Difficulty::Easy {
             // EASY is a rule that answers in microseconds: computed on the request's own
             // task, without a decision slot or a hop to the blocking pool, which would
-            // cost more than the decision (issue #9's load test).
+            // cost more than the decision (load test).
             let _in_flight = m::InFlight::enter();
             let never = || false;
             let mut ctx = DecisionContext::new(seed, &never);
@@ -352,7 +352,7 @@ impl Drop for CallRecord {
         self.span.record("outcome", outcome);
         self.span.record("elapsed_us", elapsed_us);
         // Successful calls are counted in the metrics and logged at debug only: a
-        // per-call info line costs more than an EASY decision (issue #9's load test).
+        // per-call info line costs more than an EASY decision (load test).
         // Client errors are worth a line; server-side failures a warning.
         self.span.in_scope(|| match code {
             Code::Ok => tracing::debug!(outcome, elapsed_us, "call done"),

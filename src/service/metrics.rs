@@ -144,7 +144,7 @@ const OUTCOMES: usize = CODES + 1;
 
 /// The per-call series, each registered with the recorder on its first use and kept:
 /// a call then updates its counter and histogram without hashing its labels into the
-/// registry (issue #9's load test). Series appear in `/metrics` once used, as before.
+/// registry (load test). Series appear in `/metrics` once used, as before.
 struct CallSeries {
     /// `climbot_requests_total` by rpc, game, difficulty, code.
     requests: Box<[OnceLock<Counter>]>,
