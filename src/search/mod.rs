@@ -70,6 +70,14 @@ pub struct SearchResult<D> {
     pub iterations: u64,
 }
 
+/// A playout policy: the action of the seat to act in a playout, from the position
+/// (it may draw from the generator and use the buffer for the legal actions).
+pub type Playout<G> = dyn Fn(
+    &<G as Simulation>::Position,
+    &mut ChaCha8Rng,
+    &mut Vec<<G as crate::game::Game>::Decision>,
+) -> <G as crate::game::Game>::Decision;
+
 /// Running statistics of one candidate: its outcome on each completed round.
 struct Runner {
     outcomes: Vec<f64>,
@@ -88,7 +96,7 @@ pub fn search<G: Simulation>(
     settings: &Settings,
     limit: Option<u64>,
     weight: &dyn Fn(&G::Deal) -> f64,
-    playout: &dyn Fn(&G::Position, &mut ChaCha8Rng, &mut Vec<G::Decision>) -> G::Decision,
+    playout: &Playout<G>,
 ) -> Option<SearchResult<G::Decision>> {
     let decisions = G::legal_decisions(view);
     if decisions.is_empty() {
