@@ -63,6 +63,7 @@ fn request() -> pb::SelectPlayRequest {
         difficulty: pb::Difficulty::Easy as i32,
         seed: None,
         budget_ms: None,
+        max_iterations: None,
     }
 }
 

@@ -42,12 +42,23 @@ impl Difficulty {
     }
 }
 
-/// The context one decision runs in: the request's random generator and its budget.
+/// The context one decision runs in: the request's random generator, its budget and
+/// an optional exact amount of search work.
 pub struct DecisionContext<'a> {
     seed: u64,
     rng: ChaCha8Rng,
     should_stop: &'a (dyn Fn() -> bool + Sync),
-    fallback: bool,
+    max_iterations: Option<u64>,
+    work: Work,
+}
+
+/// What a decision did, reported back to the caller.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// The policy ran out of budget and answered with its fallback.
+    pub fallback: bool,
+    /// Search iterations (playouts) done; 0 for policies that do not search.
+    pub iterations: u64,
 }
 
 fn never_stop() -> bool {
@@ -61,8 +72,31 @@ impl<'a> DecisionContext<'a> {
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
             should_stop,
-            fallback: false,
+            max_iterations: None,
+            work: Work::default(),
         }
+    }
+
+    /// The same context with a search limited to exactly `max_iterations` iterations
+    /// (`None`: the search runs until its budget).
+    pub fn with_max_iterations(mut self, max_iterations: Option<u64>) -> Self {
+        self.max_iterations = max_iterations;
+        self
+    }
+
+    /// The caller's limit on search iterations, if any.
+    pub fn max_iterations(&self) -> Option<u64> {
+        self.max_iterations
+    }
+
+    /// Records the iterations a search did.
+    pub fn record_iterations(&mut self, iterations: u64) {
+        self.work.iterations += iterations;
+    }
+
+    /// What the decision did so far.
+    pub fn work(&self) -> Work {
+        self.work
     }
 
     /// A context without a budget (tests, the arena, self-play).
@@ -71,7 +105,8 @@ impl<'a> DecisionContext<'a> {
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
             should_stop: &never_stop,
-            fallback: false,
+            max_iterations: None,
+            work: Work::default(),
         }
     }
 
@@ -104,12 +139,12 @@ impl<'a> DecisionContext<'a> {
 
     /// Records that the policy ran out of budget and answered with its fallback.
     pub fn mark_fallback(&mut self) {
-        self.fallback = true;
+        self.work.fallback = true;
     }
 
     /// Whether the decision was a fallback.
     pub fn was_fallback(&self) -> bool {
-        self.fallback
+        self.work.fallback
     }
 }
 

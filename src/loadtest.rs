@@ -145,6 +145,7 @@ pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String>
                     seed: None,
                     budget_ms,
                     explain: false,
+                    max_iterations: None,
                 };
                 payloads.push((
                     format!("{game}_{level}_{kind}"),

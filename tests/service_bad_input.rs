@@ -73,6 +73,15 @@ fn catalogue() -> Vec<Bad> {
             fields: &["budget_ms"],
             reason: "at least 1",
         },
+        Bad {
+            name: "zero iterations",
+            request: pb::SelectPlayRequest {
+                max_iterations: Some(0),
+                ..select(follow_view(), pb::Difficulty::Expert)
+            },
+            fields: &["max_iterations"],
+            reason: "at least 1",
+        },
     ];
     list.extend([
         bad(

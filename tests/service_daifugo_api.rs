@@ -29,6 +29,7 @@ fn select(view: pb::DaifugoView, difficulty: pb::Difficulty) -> pb::SelectPlayRe
         difficulty: difficulty as i32,
         seed: None,
         budget_ms: None,
+        max_iterations: None,
     }
 }
 

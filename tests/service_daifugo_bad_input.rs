@@ -566,6 +566,7 @@ async fn every_bad_view_is_invalid_argument_naming_the_field() {
                 difficulty: pb::Difficulty::Easy as i32,
                 seed: None,
                 budget_ms: None,
+                max_iterations: None,
             })
             .await;
         let check = |status: &tonic::Status| {
@@ -623,6 +624,7 @@ async fn the_base_views_of_the_catalogue_are_accepted() {
                     difficulty: difficulty as i32,
                     seed: None,
                     budget_ms: None,
+                    max_iterations: None,
                 })
                 .await
                 .unwrap_or_else(|e| panic!("{e:?}"));

@@ -111,6 +111,7 @@ fn select_dalmuti(view: &DalmutiView, difficulty: pb::Difficulty) -> pb::SelectP
         difficulty: difficulty as i32,
         seed: None,
         budget_ms: None,
+        max_iterations: None,
     }
 }
 

@@ -498,6 +498,7 @@ fn request(view: pb::DalmutiView) -> pb::SelectPlayRequest {
         difficulty: pb::Difficulty::Easy as i32,
         seed: None,
         budget_ms: None,
+        max_iterations: None,
     }
 }
 

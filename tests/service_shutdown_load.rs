@@ -55,6 +55,7 @@ fn request(views: &[pb::GameView], id: u64) -> pb::SelectPlayRequest {
         } as i32,
         seed: Some(id),
         budget_ms: expert.then_some(50),
+        max_iterations: None,
     }
 }
 

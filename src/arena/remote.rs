@@ -103,6 +103,7 @@ impl<G: WireGame> Policy<G> for RemoteBot<'_, G> {
             difficulty: crate::service::game::difficulty_to_wire(self.difficulty) as i32,
             seed: Some(ctx.seed()),
             budget_ms: None,
+            max_iterations: None,
         };
         let answer = self.remote.select(request).and_then(|r| {
             if r.fallback {

@@ -109,6 +109,7 @@ pub fn parse_select_play(bytes: &[u8]) -> Option<SelectPlayInput> {
             3 => header.seed = Some(r.varint_field(wire_type)?),
             4 => header.budget_ms = Some(r.varint_field(wire_type)? as u32),
             5 => header.explain = r.varint_field(wire_type)? != 0,
+            6 => header.max_iterations = Some(r.varint_field(wire_type)? as u32),
             _ => return None,
         }
     }
@@ -281,6 +282,7 @@ mod tests {
                     seed: (seed == 2).then_some(seed << 40),
                     budget_ms: (seed == 3).then_some(250),
                     explain: seed == 1,
+                    max_iterations: (seed == 2).then_some(300),
                 });
                 let action = easy_action(players, view.hand(), view.table());
                 if round.apply(action).unwrap() {
@@ -459,18 +461,22 @@ mod tests {
             any::<Option<u64>>(),
             any::<Option<u32>>(),
             any::<bool>(),
+            any::<Option<u32>>(),
         )
-            .prop_map(|(view, difficulty, seed, budget_ms, explain)| {
-                pb::SelectPlayRequest {
-                    view: Some(pb::GameView {
-                        game: Some(pb::game_view::Game::Lexio(view)),
-                    }),
-                    difficulty,
-                    seed,
-                    budget_ms,
-                    explain,
-                }
-            })
+            .prop_map(
+                |(view, difficulty, seed, budget_ms, explain, max_iterations)| {
+                    pb::SelectPlayRequest {
+                        view: Some(pb::GameView {
+                            game: Some(pb::game_view::Game::Lexio(view)),
+                        }),
+                        difficulty,
+                        seed,
+                        budget_ms,
+                        explain,
+                        max_iterations,
+                    }
+                },
+            )
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! a decision slot, run the policy off the runtime, encode. Metrics and the per-call
 //! log line are written by [`CallRecord`] when the call ends, however it ends.
 
-use crate::bot::{DecisionContext, Difficulty};
+use crate::bot::{DecisionContext, Difficulty, Work};
 use crate::pb;
 use crate::pb::bot_service_server::BotService;
 use crate::service::budget::{self, Limits, NoTime};
@@ -79,6 +79,13 @@ impl BotHandler {
                 "must be at least 1 when set",
             ));
         }
+        if request.max_iterations == Some(0) {
+            return Err(ServiceError::invalid(
+                "max_iterations",
+                "must be at least 1 when set",
+            ));
+        }
+        let max_iterations = request.max_iterations.map(u64::from);
         let seed = request
             .seed
             .unwrap_or_else(|| game::derive_seed(view.game(), view.fingerprint(), difficulty));
@@ -100,7 +107,7 @@ impl BotHandler {
             let mut ctx = DecisionContext::new(seed, &never);
             let t0 = Instant::now();
             let answer = view.decide(difficulty, explain, &mut ctx);
-            return self.respond(call, difficulty, seed, answer, false, t0.elapsed());
+            return self.respond(call, difficulty, seed, answer, &ctx.work(), t0.elapsed());
         }
         // Waiting for a slot counts against the budget.
         let decide_by = tokio::time::Instant::from_std(plan.decide_by);
@@ -125,10 +132,11 @@ impl BotHandler {
             let _permit = permit;
             let _in_flight = m::InFlight::enter();
             let stop = move || cancel.load(Ordering::Relaxed) || Instant::now() >= stop_at;
-            let mut ctx = DecisionContext::new(seed, &stop);
+            let mut ctx = DecisionContext::new(seed, &stop).with_max_iterations(max_iterations);
             let t0 = Instant::now();
             let answer = view.decide(difficulty, explain, &mut ctx);
-            (answer, ctx.was_fallback(), t0.elapsed())
+            let work = ctx.work();
+            (answer, work, t0.elapsed())
         });
         // Past the decision's stop time, a search that has not returned (a long
         // uninterruptible step) is abandoned halfway through the margin, so that the
@@ -150,14 +158,14 @@ impl BotHandler {
             }
             None => task.await,
         };
-        let (answer, fallback, compute) =
+        let (answer, work, compute) =
             joined.map_err(|e| ServiceError::Internal(format!("decision task failed: {e}")))?;
         if plan.answer_by.is_some_and(|t| Instant::now() >= t) {
             return Err(ServiceError::DeadlineExceeded(
                 "the decision finished after the call's deadline",
             ));
         }
-        self.respond(call, difficulty, seed, answer, fallback, compute)
+        self.respond(call, difficulty, seed, answer, &work, compute)
     }
 
     /// The response for a computed answer (`None`: the game has no such policy).
@@ -167,7 +175,7 @@ impl BotHandler {
         difficulty: Difficulty,
         seed: u64,
         answer: Option<game::Answer>,
-        fallback: bool,
+        work: &Work,
         compute: Duration,
     ) -> Result<pb::SelectPlayResponse, ServiceError> {
         let answer = answer.ok_or_else(|| {
@@ -177,11 +185,12 @@ impl BotHandler {
                 difficulty.name()
             ))
         })?;
-        call.fallback = fallback;
+        call.fallback = work.fallback;
         Ok(pb::SelectPlayResponse {
             decision: Some(answer.decision),
             seed,
-            fallback,
+            fallback: work.fallback,
+            search_iterations: work.iterations,
             difficulty: game::difficulty_to_wire(difficulty) as i32,
             compute_micros: u64::try_from(compute.as_micros()).unwrap_or(u64::MAX),
             explanation: answer.explanation,
@@ -250,6 +259,8 @@ pub struct RequestHeader {
     pub budget_ms: Option<u32>,
     /// `explain`.
     pub explain: bool,
+    /// `max_iterations`.
+    pub max_iterations: Option<u32>,
 }
 
 impl SelectPlayInput {
@@ -262,6 +273,7 @@ impl SelectPlayInput {
                     seed: r.seed,
                     budget_ms: r.budget_ms,
                     explain: r.explain,
+                    max_iterations: r.max_iterations,
                 },
                 WireView::Proto(r.view),
             ),

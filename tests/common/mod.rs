@@ -208,6 +208,7 @@ pub fn select(view: pb::LexioView, difficulty: pb::Difficulty) -> pb::SelectPlay
         difficulty: difficulty as i32,
         seed: None,
         budget_ms: None,
+        max_iterations: None,
     }
 }
 
