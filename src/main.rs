@@ -28,6 +28,8 @@ enum Command {
     Stats(StatsCommand),
     /// Duplicate matches between bots, with 95% intervals over blocks.
     Arena(climbot::arena::cli::ArenaArgs),
+    /// Every pair of levels in duplicate matches, and one rating per level.
+    Ladder(climbot::arena::cli::LadderArgs),
     /// Play many rounds between easy bots, checking every action and invariant.
     #[command(subcommand)]
     Selfplay(SelfplayCommand),
@@ -91,6 +93,7 @@ fn main() -> ExitCode {
             StatsCommand::Daifugo(args) => climbot::daifugo::cli::stats(&args),
         }),
         Command::Arena(args) => report(climbot::arena::cli::arena(args)),
+        Command::Ladder(args) => report(climbot::arena::cli::ladder(args)),
         Command::Selfplay(cmd) => report(match cmd {
             SelfplayCommand::Lexio(args) => climbot::lexio::cli::selfplay(args),
             SelfplayCommand::Dalmuti(args) => climbot::dalmuti::cli::run_selfplay(&args),

@@ -9,6 +9,7 @@
 
 pub mod cli;
 mod games;
+pub mod ladder;
 pub mod remote;
 
 pub use games::{ArenaGame, GameRunner, Runner};
@@ -255,6 +256,10 @@ pub struct ArenaReport {
     pub bots: Vec<(String, BotReport)>,
     /// For two entrants: first minus second, per block, with its interval.
     pub diff: Option<MeanCi>,
+    /// For two entrants: first minus second in the primary metric, one per block in
+    /// block order (what [`ArenaReport::diff`] summarizes).
+    #[serde(skip)]
+    pub block_diffs: Vec<f64>,
     /// The sequential test's outcome, when asked for.
     pub sprt: Option<SprtOutcome>,
     /// Seconds of wall time.
@@ -367,13 +372,15 @@ pub fn run(runner: &dyn GameRunner, config: &ArenaConfig) -> Result<ArenaReport,
             )
         })
         .collect();
-    let diff = (entrants.len() == 2).then(|| {
-        let diffs: Vec<f64> = results
+    let block_diffs: Vec<f64> = if entrants.len() == 2 {
+        results
             .iter()
             .map(|b| b.means[0][0] - b.means[1][0])
-            .collect();
-        mean_ci95(&diffs)
-    });
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let diff = (entrants.len() == 2).then(|| mean_ci95(&block_diffs));
     let blocks = results.len() as u64;
     Ok(ArenaReport {
         game: runner.game().into(),
@@ -384,6 +391,7 @@ pub fn run(runner: &dyn GameRunner, config: &ArenaConfig) -> Result<ArenaReport,
         metric: (metrics[0].to_string(), runner.higher_is_better()),
         bots,
         diff,
+        block_diffs,
         sprt: sprt_outcome,
         seconds,
         blocks_per_second: blocks as f64 / seconds.max(1e-9),

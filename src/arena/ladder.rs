@@ -1,0 +1,403 @@
+//! The ladder: every pair of levels meets in duplicate arena blocks, and one
+//! Bradley–Terry rating per level is fitted to who won each block.
+//!
+//! A pair (A, B) plays twice as many blocks as asked: once with A alone against a
+//! field of B, once with B alone against a field of A (each block rotates the lineup
+//! around the table, so both see every deal from every seat). A block is won by the
+//! side whose primary metric is better (chips for Lexio, finishing place for Dalmuti
+//! and Daifugo); an exact tie counts half to each. The ratings maximize the
+//! Bradley–Terry likelihood `P(A beats B) = 1 / (1 + 10^((R_B - R_A) / 400))` on the
+//! Elo scale, with the first level anchored at 0 and, for every pair that met, half a
+//! virtual win each way (a weak prior that keeps a level that never lost finite). The
+//! 95% intervals come from the inverse of the likelihood's curvature (the observed
+//! Fisher information); each step up the ladder gets its own interval from the same
+//! covariance.
+
+use super::{ArenaConfig, GameRunner, run};
+use crate::stats::MeanCi;
+
+/// Settings of a ladder run.
+#[derive(Clone, Debug)]
+pub struct LadderConfig {
+    /// The levels, weakest expected first; the first is the rating anchor (0).
+    pub levels: Vec<String>,
+    /// Blocks per pair and direction.
+    pub blocks: u64,
+    /// The seed of every deal (the same deals for every pair).
+    pub seed: u64,
+}
+
+/// What two levels did against each other.
+#[derive(Clone, Debug)]
+pub struct PairResult {
+    /// The first level (index into the ladder's levels).
+    pub a: usize,
+    /// The second level.
+    pub b: usize,
+    /// Blocks the first won (ties count half).
+    pub wins_a: f64,
+    /// Blocks played by the pair, both directions.
+    pub blocks: u64,
+    /// The first level's paired advantage per block in the primary metric (oriented so
+    /// that positive is better), over both directions.
+    pub advantage: MeanCi,
+}
+
+/// One level's rating.
+#[derive(Clone, Debug)]
+pub struct Rating {
+    /// The level.
+    pub level: String,
+    /// Its Elo-scale rating (the anchor is 0).
+    pub elo: f64,
+    /// The 95% interval.
+    pub ci95: (f64, f64),
+}
+
+/// One step up the ladder: a level's rating minus the one below it.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The lower level.
+    pub from: String,
+    /// The upper level.
+    pub to: String,
+    /// The rating difference.
+    pub elo: f64,
+    /// Its 95% interval.
+    pub ci95: (f64, f64),
+}
+
+/// The ladder's report.
+#[derive(Clone, Debug)]
+pub struct LadderReport {
+    /// The game.
+    pub game: String,
+    /// Players at the table.
+    pub players: usize,
+    /// Blocks per pair and direction.
+    pub blocks: u64,
+    /// The seed.
+    pub seed: u64,
+    /// The primary metric and whether higher is better.
+    pub metric: (String, bool),
+    /// Every pair's results.
+    pub pairs: Vec<PairResult>,
+    /// One rating per level, in the order given.
+    pub ratings: Vec<Rating>,
+    /// The steps between consecutive levels.
+    pub steps: Vec<Step>,
+}
+
+/// Plays every pair of levels and fits the ratings. `progress` is told each pair as it
+/// finishes.
+pub fn run_ladder(
+    runner: &dyn GameRunner,
+    config: &LadderConfig,
+    progress: &mut dyn FnMut(&str),
+) -> Result<LadderReport, String> {
+    let n = config.levels.len();
+    if n < 2 {
+        return Err("--levels: name at least two levels".into());
+    }
+    if config.blocks < 2 {
+        return Err("--blocks: an interval needs at least 2 blocks".into());
+    }
+    for level in &config.levels {
+        runner.check_bot(level)?;
+    }
+    let sign = if runner.higher_is_better() { 1.0 } else { -1.0 };
+    let mut pairs = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            let mut advantages = Vec::new();
+            for (alone, field, orient) in [(a, b, 1.0), (b, a, -1.0)] {
+                let report = run(
+                    runner,
+                    &ArenaConfig {
+                        lineup: vec![config.levels[alone].clone(), config.levels[field].clone()],
+                        blocks: config.blocks,
+                        seed: config.seed,
+                        sprt: None,
+                    },
+                )?;
+                advantages.extend(report.block_diffs.iter().map(|d| orient * sign * d));
+            }
+            let wins_a = advantages
+                .iter()
+                .map(|&d| match d.total_cmp(&0.0) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                })
+                .sum();
+            progress(&format!(
+                "{} vs {}: {wins_a} of {} blocks",
+                config.levels[a],
+                config.levels[b],
+                advantages.len()
+            ));
+            pairs.push(PairResult {
+                a,
+                b,
+                wins_a,
+                blocks: advantages.len() as u64,
+                advantage: crate::stats::mean_ci95(&advantages),
+            });
+        }
+    }
+    let games: Vec<(usize, usize, f64, f64)> = pairs
+        .iter()
+        .map(|p| (p.a, p.b, p.wins_a, p.blocks as f64))
+        .collect();
+    let (elo, covariance) = bradley_terry(n, &games)?;
+    let se = |i: usize, j: usize| {
+        // Var(R_i - R_j) from the covariance (the anchor has no variance).
+        (covariance[i][i] + covariance[j][j] - 2.0 * covariance[i][j])
+            .max(0.0)
+            .sqrt()
+    };
+    let ratings = (0..n)
+        .map(|i| {
+            let half = 1.96 * se(i, 0);
+            Rating {
+                level: config.levels[i].clone(),
+                elo: elo[i],
+                ci95: (elo[i] - half, elo[i] + half),
+            }
+        })
+        .collect();
+    let steps = (1..n)
+        .map(|i| {
+            let d = elo[i] - elo[i - 1];
+            let half = 1.96 * se(i, i - 1);
+            Step {
+                from: config.levels[i - 1].clone(),
+                to: config.levels[i].clone(),
+                elo: d,
+                ci95: (d - half, d + half),
+            }
+        })
+        .collect();
+    let metrics = runner.metrics();
+    Ok(LadderReport {
+        game: runner.game().into(),
+        players: runner.players(),
+        blocks: config.blocks,
+        seed: config.seed,
+        metric: (metrics[0].to_string(), runner.higher_is_better()),
+        pairs,
+        ratings,
+        steps,
+    })
+}
+
+/// Elo points per natural-log unit of strength.
+const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
+
+/// The Bradley–Terry maximum-likelihood ratings of `n` players from `games`, each
+/// `(a, b, wins of a, games played)`, on the Elo scale with player 0 anchored at 0,
+/// and their covariance matrix (Elo²). Every pair that met gets half a virtual win
+/// each way. Newton's method on the log-likelihood.
+pub fn bradley_terry(
+    n: usize,
+    games: &[(usize, usize, f64, f64)],
+) -> Result<(Vec<f64>, Vec<Vec<f64>>), String> {
+    let games: Vec<(usize, usize, f64, f64)> = games
+        .iter()
+        .map(|&(a, b, w, g)| (a, b, w + 0.5, g + 1.0))
+        .collect();
+    let mut theta = vec![0.0f64; n];
+    let mut information = vec![vec![0.0; n - 1]; n - 1];
+    for _ in 0..100 {
+        let mut gradient = vec![0.0; n];
+        let mut hessian = vec![vec![0.0; n]; n];
+        for &(a, b, w, g) in &games {
+            let p = 1.0 / (1.0 + (theta[b] - theta[a]).exp());
+            gradient[a] += w - g * p;
+            gradient[b] -= w - g * p;
+            let c = g * p * (1.0 - p);
+            hessian[a][a] += c;
+            hessian[b][b] += c;
+            hessian[a][b] -= c;
+            hessian[b][a] -= c;
+        }
+        // Player 0 is the anchor: solve for the others.
+        information = (1..n)
+            .map(|i| (1..n).map(|j| hessian[i][j]).collect())
+            .collect();
+        let inverse = invert(&information)
+            .ok_or("the ladder's pairs do not connect every level (no rating can be fitted)")?;
+        let mut largest: f64 = 0.0;
+        for i in 1..n {
+            let step: f64 = (1..n).map(|j| inverse[i - 1][j - 1] * gradient[j]).sum();
+            theta[i] += step;
+            largest = largest.max(step.abs());
+        }
+        if largest < 1e-10 {
+            break;
+        }
+    }
+    let inverse = invert(&information).ok_or("singular information matrix")?;
+    let mut covariance = vec![vec![0.0; n]; n];
+    for i in 1..n {
+        for j in 1..n {
+            covariance[i][j] = inverse[i - 1][j - 1] * ELO_PER_NAT * ELO_PER_NAT;
+        }
+    }
+    Ok((theta.iter().map(|t| t * ELO_PER_NAT).collect(), covariance))
+}
+
+/// The inverse of a small symmetric positive-definite matrix (Gauss–Jordan with
+/// partial pivoting); `None` if it is singular.
+fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let n = m.len();
+    let mut a: Vec<Vec<f64>> = m
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut r = row.clone();
+            r.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
+            r
+        })
+        .collect();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        let p = a[col][col];
+        for x in &mut a[col] {
+            *x /= p;
+        }
+        let pivot_row = a[col].clone();
+        for (row, values) in a.iter_mut().enumerate() {
+            let f = values[col];
+            if row != col && f != 0.0 {
+                for (x, p) in values.iter_mut().zip(&pivot_row) {
+                    *x -= f * p;
+                }
+            }
+        }
+    }
+    Some(a.into_iter().map(|r| r[n..].to_vec()).collect())
+}
+
+impl LadderReport {
+    /// The report as a plain-text table.
+    pub fn to_table(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{} ladder, {} players, {} blocks per pair and direction, seed {} ({}, {} is better)",
+            self.game,
+            self.players,
+            self.blocks,
+            self.seed,
+            self.metric.0,
+            if self.metric.1 { "higher" } else { "lower" }
+        );
+        let _ = writeln!(
+            out,
+            "\n| level | rating (Elo) | 95% interval |\n|---|---|---|"
+        );
+        for r in &self.ratings {
+            let _ = writeln!(
+                out,
+                "| {} | {:.0} | [{:.0}, {:.0}] |",
+                r.level, r.elo, r.ci95.0, r.ci95.1
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n| step | difference | 95% interval | clear of 0 |\n|---|---|---|---|"
+        );
+        for s in &self.steps {
+            let _ = writeln!(
+                out,
+                "| {} -> {} | {:+.0} | [{:.0}, {:.0}] | {} |",
+                s.from,
+                s.to,
+                s.elo,
+                s.ci95.0,
+                s.ci95.1,
+                if s.ci95.0 > 0.0 { "yes" } else { "no" }
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n| pair | blocks | won by first | first's advantage per block [95%] |\n|---|---|---|---|"
+        );
+        for p in &self.pairs {
+            let _ = writeln!(
+                out,
+                "| {} vs {} | {} | {} | {:+.3} [{:.3}, {:.3}] |",
+                self.ratings[p.a].level,
+                self.ratings[p.b].level,
+                p.blocks,
+                p.wins_a,
+                p.advantage.mean,
+                p.advantage.lo,
+                p.advantage.hi
+            );
+        }
+        out
+    }
+
+    /// The report as one JSON object.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "game": self.game,
+            "players": self.players,
+            "blocks": self.blocks,
+            "seed": self.seed,
+            "metric": {"name": self.metric.0, "higher_is_better": self.metric.1},
+            "ratings": self.ratings.iter().map(|r| serde_json::json!({
+                "level": r.level, "elo": r.elo, "ci95": [r.ci95.0, r.ci95.1],
+            })).collect::<Vec<_>>(),
+            "steps": self.steps.iter().map(|s| serde_json::json!({
+                "from": s.from, "to": s.to, "elo": s.elo, "ci95": [s.ci95.0, s.ci95.1],
+            })).collect::<Vec<_>>(),
+            "pairs": self.pairs.iter().map(|p| serde_json::json!({
+                "first": self.ratings[p.a].level, "second": self.ratings[p.b].level,
+                "blocks": p.blocks, "wins_first": p.wins_a,
+                "advantage": {"mean": p.advantage.mean, "ci95": [p.advantage.lo, p.advantage.hi]},
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bradley_terry_recovers_known_strengths() {
+        // Player 1 beats player 0 three times in four (a 191-point edge on the Elo
+        // scale), player 2 beats player 1 as often: 0 < 191 < 382, roughly.
+        let games = [
+            (0, 1, 2500.0, 10_000.0),
+            (1, 2, 2500.0, 10_000.0),
+            (0, 2, 1000.0, 10_000.0),
+        ];
+        let (elo, cov) = bradley_terry(3, &games).unwrap();
+        assert_eq!(elo[0], 0.0);
+        assert!((elo[1] - 191.0).abs() < 15.0, "{elo:?}");
+        assert!((elo[2] - 382.0).abs() < 25.0, "{elo:?}");
+        assert!(cov[1][1] > 0.0 && cov[1][1].sqrt() < 10.0, "{cov:?}");
+        assert_eq!(cov[0][0], 0.0);
+    }
+
+    #[test]
+    fn a_level_that_never_loses_stays_finite() {
+        let (elo, cov) = bradley_terry(2, &[(0, 1, 0.0, 50.0)]).unwrap();
+        assert!(elo[1].is_finite() && elo[1] > 400.0, "{elo:?}");
+        assert!(cov[1][1].is_finite());
+    }
+
+    #[test]
+    fn unconnected_levels_are_refused() {
+        assert!(bradley_terry(3, &[(0, 1, 5.0, 10.0)]).is_err());
+    }
+}
