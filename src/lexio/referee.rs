@@ -245,13 +245,13 @@ impl Round {
         let hands = self.position.hands();
         let played = self.position.played();
         let mut union = played;
-        for s in 0..p {
-            if !union.is_disjoint(hands[s]) {
+        for (s, &hand) in hands.iter().enumerate().take(p) {
+            if !union.is_disjoint(hand) {
                 return Err(RefereeError::Accounting(format!(
                     "seat {s} holds a tile twice"
                 )));
             }
-            union = union.union(hands[s]);
+            union = union.union(hand);
         }
         if union != players.deck() {
             return Err(RefereeError::Accounting(
