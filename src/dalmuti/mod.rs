@@ -12,6 +12,7 @@ pub mod knowledge;
 pub mod moves;
 pub mod plan;
 pub mod plays;
+pub mod position;
 pub mod referee;
 pub mod stats;
 pub mod turn;

@@ -104,7 +104,7 @@ impl fmt::Display for TurnError {
 }
 
 /// The turn flow of one hand's play phase, by card counts only.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnState {
     players: usize,
     counts: [u8; MAX_PLAYERS],

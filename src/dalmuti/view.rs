@@ -742,6 +742,13 @@ impl DalmutiView {
         &self.log
     }
 
+    /// The turn flow of the play phase replayed from the log (who is to move, the
+    /// table and its owner, the passes since, the card counts and the seats out);
+    /// `None` outside the play phase.
+    pub fn turn_state(&self) -> Option<&TurnState> {
+        self.turn.as_ref()
+    }
+
     /// Seats that went out this hand, in order.
     pub fn finished_order(&self) -> Vec<usize> {
         self.turn

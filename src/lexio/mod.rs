@@ -7,6 +7,7 @@ pub mod combos;
 pub mod knowledge;
 pub mod moves;
 pub mod plan;
+pub mod position;
 pub mod referee;
 pub mod safety;
 pub mod stats;

@@ -3,6 +3,7 @@
 //! invariant is asserted after each one; the bots only ever see validated views.
 
 use super::combos::Combo;
+use super::position::LexioPosition;
 use super::tiles::{PlayerCount, Tile, TileSet};
 use super::view::{Action, LexioView, LoggedAction, ViewError, ViewParts};
 use crate::bot::{DecisionContext, StableHasher, shuffle};
@@ -60,20 +61,14 @@ impl fmt::Display for RefereeError {
 
 impl std::error::Error for RefereeError {}
 
-/// One round in progress: every hand, the table, whose turn it is and the public log.
+/// One round in progress: the position (every hand, the table, whose turn it is) and
+/// the public log.
 #[derive(Clone, Debug)]
 pub struct Round {
-    players: PlayerCount,
-    hands: [TileSet; 5],
-    played: TileSet,
-    /// The play to beat and the seat that made it.
-    trick: Option<(Combo, usize)>,
-    passes: usize,
-    turn: usize,
+    position: LexioPosition,
     log: Vec<LoggedAction>,
     round: u32,
     scores: [i64; 5],
-    winner: Option<usize>,
 }
 
 /// The deal of one round: each seat's tiles, from a seed.
@@ -107,16 +102,17 @@ pub struct RoundResult {
 /// effective counts, so seat i nets `sum(e) - P * e_i`.
 pub fn settle(players: PlayerCount, hands: &[TileSet]) -> (Vec<i64>, Vec<i64>) {
     let p = players.count();
-    let effective: Vec<i64> = hands[..p]
-        .iter()
-        .map(|h| {
-            let twos = h.iter().filter(|t| t.number() == 2).count() as u32;
-            (h.len() as i64) << twos
-        })
-        .collect();
+    let effective: Vec<i64> = hands[..p].iter().map(|&h| effective_count(h)).collect();
     let total: i64 = effective.iter().sum();
     let net = effective.iter().map(|e| total - p as i64 * e).collect();
     (effective, net)
+}
+
+/// A hand's effective count for the settlement: tiles left x 2^(tiles numbered 2
+/// held).
+pub fn effective_count(hand: TileSet) -> i64 {
+    let twos = hand.iter().filter(|t| t.number() == 2).count() as u32;
+    (hand.len() as i64) << twos
 }
 
 impl Round {
@@ -127,16 +123,10 @@ impl Round {
             .find(|&s| hands[s].is_superset(cloud3))
             .unwrap_or(0);
         Round {
-            players,
-            hands,
-            played: TileSet::EMPTY,
-            trick: None,
-            passes: 0,
-            turn,
+            position: LexioPosition::new(players, hands, TileSet::EMPTY, None, 0, turn),
             log: Vec::new(),
             round,
             scores,
-            winner: None,
         }
     }
 
@@ -152,42 +142,41 @@ impl Round {
         turn: usize,
     ) -> Round {
         Round {
-            players,
-            hands,
-            played,
-            trick,
-            passes,
-            turn,
+            position: LexioPosition::new(players, hands, played, trick, passes, turn),
             log: Vec::new(),
             round: 1,
             scores: [0; 5],
-            winner: None,
         }
+    }
+
+    /// The full-information position the round is in.
+    pub fn position(&self) -> &LexioPosition {
+        &self.position
     }
 
     /// The player count.
     pub fn players(&self) -> PlayerCount {
-        self.players
+        self.position.players()
     }
 
     /// The seat to act.
     pub fn turn(&self) -> usize {
-        self.turn
+        self.position.turn()
     }
 
     /// A seat's hand.
     pub fn hand(&self, seat: usize) -> TileSet {
-        self.hands[seat]
+        self.position.hand(seat)
     }
 
     /// The play to beat, if any.
     pub fn table(&self) -> Option<Combo> {
-        self.trick.map(|(c, _)| c)
+        self.position.table()
     }
 
     /// The seat that emptied its hand, once the round is over.
     pub fn winner(&self) -> Option<usize> {
-        self.winner
+        self.position.winner()
     }
 
     /// The public log so far.
@@ -197,21 +186,20 @@ impl Round {
 
     /// The view of the seat to act, validated like a client's view.
     pub fn view(&self) -> Result<LexioView, ViewError> {
+        let players = self.players();
+        let turn = self.turn();
+        let hands = self.position.hands();
         let mut counts = [0u8; 5];
-        for (c, h) in counts
-            .iter_mut()
-            .zip(self.hands.iter())
-            .take(self.players.count())
-        {
+        for (c, h) in counts.iter_mut().zip(hands.iter()).take(players.count()) {
             *c = h.len() as u8;
         }
         LexioView::from_parts(ViewParts {
-            players: self.players,
-            seat: self.turn,
-            hand: self.hands[self.turn],
+            players,
+            seat: turn,
+            hand: hands[turn],
             table: self.table(),
             counts,
-            played: self.played,
+            played: self.position.played(),
             log: self.log.clone(),
             round: self.round,
             scores: self.scores,
@@ -221,82 +209,58 @@ impl Round {
     /// Applies the action of the seat to act, refusing an illegal one. Returns true
     /// when the action ended the round.
     pub fn apply(&mut self, action: Action) -> Result<bool, RefereeError> {
-        if self.winner.is_some() {
+        if self.winner().is_some() {
             return Err(RefereeError::RoundOver);
         }
-        let seat = self.turn;
-        let p = self.players.count();
+        let seat = self.turn();
         let illegal = || RefereeError::IllegalAction {
             seat,
             action,
             table: self.table(),
         };
-        match action {
-            Action::Pass => {
-                let Some((_, owner)) = self.trick else {
-                    return Err(illegal());
-                };
-                self.passes += 1;
-                self.turn = (seat + 1) % p;
-                if self.passes == p - 1 {
-                    // Everyone else passed in succession: the owner clears and leads.
-                    self.trick = None;
-                    self.passes = 0;
-                    self.turn = owner;
-                }
-            }
+        let legal = match action {
+            Action::Pass => self.table().is_some(),
             Action::Play(c) => {
-                let legal = self.hands[seat].is_superset(c.tiles())
-                    && super::classify(self.players, c.tiles()) == Some(c)
-                    && self.table().is_none_or(|t| c.beats(t));
-                if !legal {
-                    return Err(illegal());
-                }
-                self.hands[seat] = self.hands[seat].difference(c.tiles());
-                self.played = self.played.union(c.tiles());
-                self.trick = Some((c, seat));
-                self.passes = 0;
-                self.turn = (seat + 1) % p;
-                if self.hands[seat].is_empty() {
-                    self.winner = Some(seat);
-                }
+                self.hand(seat).is_superset(c.tiles())
+                    && super::classify(self.players(), c.tiles()) == Some(c)
+                    && self.table().is_none_or(|t| c.beats(t))
             }
+        };
+        if !legal {
+            return Err(illegal());
         }
+        let over = self.position.play(action);
         self.log.push(LoggedAction {
             seat: seat as u8,
             action,
         });
-        Ok(self.winner.is_some())
+        Ok(over)
     }
 
     /// The tile-accounting invariant: hands and played tiles partition the deck, and
     /// for every seat its unseen tiles number the other seats' tile counts.
     pub fn check_accounting(&self) -> Result<(), RefereeError> {
-        let p = self.players.count();
-        let mut union = self.played;
-        for s in 0..p {
-            if !union.is_disjoint(self.hands[s]) {
+        let players = self.players();
+        let p = players.count();
+        let hands = self.position.hands();
+        let played = self.position.played();
+        let mut union = played;
+        for (s, &hand) in hands.iter().enumerate().take(p) {
+            if !union.is_disjoint(hand) {
                 return Err(RefereeError::Accounting(format!(
                     "seat {s} holds a tile twice"
                 )));
             }
-            union = union.union(self.hands[s]);
+            union = union.union(hand);
         }
-        if union != self.players.deck() {
+        if union != players.deck() {
             return Err(RefereeError::Accounting(
                 "hands and played do not make the deck".into(),
             ));
         }
         for s in 0..p {
-            let unseen = self
-                .players
-                .deck()
-                .difference(self.hands[s].union(self.played))
-                .len();
-            let others: usize = (0..p)
-                .filter(|&o| o != s)
-                .map(|o| self.hands[o].len())
-                .sum();
+            let unseen = players.deck().difference(hands[s].union(played)).len();
+            let others: usize = (0..p).filter(|&o| o != s).map(|o| hands[o].len()).sum();
             if unseen != others {
                 return Err(RefereeError::Accounting(format!(
                     "seat {s}: {unseen} unseen but others hold {others}"
@@ -308,14 +272,13 @@ impl Round {
 
     /// The settlement of a finished round.
     pub fn result(&self) -> Option<RoundResult> {
-        let winner = self.winner?;
-        let (effective, net) = settle(self.players, &self.hands);
+        let winner = self.winner()?;
+        let players = self.players();
+        let hands = self.position.hands();
+        let (effective, net) = settle(players, hands);
         Some(RoundResult {
             winner,
-            remaining: self.hands[..self.players.count()]
-                .iter()
-                .map(|h| h.len())
-                .collect(),
+            remaining: hands[..players.count()].iter().map(|h| h.len()).collect(),
             effective,
             net,
             actions: self.log.len(),

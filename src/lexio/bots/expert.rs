@@ -9,12 +9,12 @@
 //! fires; stopped before one full iteration, it answers easy and marks a fallback.
 
 use super::easy::easy_action;
-use crate::bot::{DecisionContext, shuffle};
-use crate::game::Policy;
+use crate::bot::DecisionContext;
+use crate::game::{Policy, Simulation};
 use crate::lexio::Lexio;
-use crate::lexio::combos::Combo;
+use crate::lexio::position::trick_state;
 use crate::lexio::referee::{Round, settle};
-use crate::lexio::tiles::{Tile, TileSet};
+use crate::lexio::tiles::TileSet;
 use crate::lexio::view::{Action, LexioView};
 
 /// The expert policy with its iteration cap (sampled deals per decision).
@@ -29,21 +29,6 @@ impl Default for ExpertBot {
     fn default() -> Self {
         ExpertBot { max_iterations: 64 }
     }
-}
-
-/// The owner of the table and the passes since, from the log's tail; without a log the
-/// previous seat is assumed to have played and nobody to have passed since.
-fn trick_state(view: &LexioView) -> Option<(Combo, usize, usize)> {
-    let table = view.table()?;
-    let p = view.players().count();
-    let mut passes = 0;
-    for entry in view.log().iter().rev() {
-        match entry.action {
-            Action::Pass => passes += 1,
-            Action::Play(c) => return Some((c, entry.seat as usize, passes)),
-        }
-    }
-    Some((table, (view.seat() + p - 1) % p, 0))
 }
 
 /// Plays the rest of a round with easy bots everywhere and returns `seat`'s net chips.
@@ -75,10 +60,8 @@ impl Policy<Lexio> for ExpertBot {
             return candidates[0];
         }
         let players = view.players();
-        let p = players.count();
         let me = view.seat();
         let trick = trick_state(view);
-        let unseen: Vec<Tile> = view.unseen().iter().collect();
         let mut totals = vec![0i64; candidates.len()];
         let mut iterations = 0u32;
         'search: while iterations < self.max_iterations {
@@ -86,18 +69,7 @@ impl Policy<Lexio> for ExpertBot {
                 break;
             }
             // Deal the unseen tiles to the other seats by their counts.
-            let mut pool = unseen.clone();
-            shuffle(ctx.rng(), &mut pool);
-            let mut hands = [TileSet::EMPTY; 5];
-            hands[me] = view.hand();
-            let mut next = 0;
-            for (s, hand) in hands.iter_mut().enumerate().take(p) {
-                if s != me {
-                    let n = view.tile_count(s);
-                    *hand = pool[next..next + n].iter().copied().collect();
-                    next += n;
-                }
-            }
+            let hands = Lexio::deal(view, ctx.rng());
             let mut scores = vec![0i64; candidates.len()];
             for (i, &action) in candidates.iter().enumerate() {
                 if ctx.should_stop() {
