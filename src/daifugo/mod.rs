@@ -8,7 +8,6 @@
 
 pub mod bots;
 pub mod cards;
-pub mod cli;
 pub mod decision;
 pub mod moves;
 pub mod plays;

@@ -7,14 +7,12 @@
 
 pub mod bots;
 pub mod cards;
-pub mod cli;
 pub mod decision;
 pub mod knowledge;
 pub mod moves;
 pub mod plan;
 pub mod plays;
 pub mod referee;
-pub mod stats;
 pub mod turn;
 pub mod view;
 

@@ -2,14 +2,12 @@
 //! (seed 000 and 001; rules.md section 1).
 
 pub mod bots;
-pub mod cli;
 pub mod combos;
 pub mod knowledge;
 pub mod moves;
 pub mod plan;
 pub mod referee;
 pub mod safety;
-pub mod stats;
 pub mod tiles;
 pub mod view;
 
