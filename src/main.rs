@@ -44,27 +44,27 @@ enum Command {
 #[derive(Subcommand, Debug)]
 enum StatsCommand {
     /// Lexio opening hands (seeds 000 and 001).
-    Lexio(climbot::lexio::cli::StatsArgs),
+    Lexio(climbot::tools::lexio::StatsArgs),
     /// The Great Dalmuti: how often an opening lead can be beaten.
-    Dalmuti(climbot::dalmuti::cli::StatsArgs),
+    Dalmuti(climbot::tools::dalmuti::StatsArgs),
     /// Daifugo: the seed's forbidden-finish rate for 4, 5 and 6 easy players.
-    Daifugo(climbot::daifugo::cli::StatsArgs),
+    Daifugo(climbot::tools::daifugo::StatsArgs),
 }
 
 #[derive(Subcommand, Debug)]
 enum TablesCommand {
     /// Lexio: the seed 001 safety table (chance a play gets beaten), or its validation.
-    LexioSafety(climbot::lexio::cli::SafetyTableArgs),
+    LexioSafety(climbot::tools::lexio::SafetyTableArgs),
 }
 
 #[derive(Subcommand, Debug)]
 enum SelfplayCommand {
     /// Lexio rounds.
-    Lexio(climbot::lexio::cli::SelfplayArgs),
+    Lexio(climbot::tools::lexio::SelfplayArgs),
     /// The Great Dalmuti: matches between bots, every action checked.
-    Dalmuti(climbot::dalmuti::cli::SelfplayArgs),
+    Dalmuti(climbot::tools::dalmuti::SelfplayArgs),
     /// Daifugo: easy self-play under the house or UECda rules.
-    Daifugo(climbot::daifugo::cli::SelfplayArgs),
+    Daifugo(climbot::tools::daifugo::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -88,19 +88,19 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Serve(args) => serve(&args),
         Command::Stats(cmd) => report(match cmd {
-            StatsCommand::Lexio(args) => climbot::lexio::cli::stats(args),
-            StatsCommand::Dalmuti(args) => climbot::dalmuti::cli::run_stats(&args),
-            StatsCommand::Daifugo(args) => climbot::daifugo::cli::stats(&args),
+            StatsCommand::Lexio(args) => climbot::tools::lexio::stats(args),
+            StatsCommand::Dalmuti(args) => climbot::tools::dalmuti::run_stats(&args),
+            StatsCommand::Daifugo(args) => climbot::tools::daifugo::stats(&args),
         }),
         Command::Arena(args) => report(climbot::arena::cli::arena(args)),
         Command::Ladder(args) => report(climbot::arena::cli::ladder(args)),
         Command::Selfplay(cmd) => report(match cmd {
-            SelfplayCommand::Lexio(args) => climbot::lexio::cli::selfplay(args),
-            SelfplayCommand::Dalmuti(args) => climbot::dalmuti::cli::run_selfplay(&args),
-            SelfplayCommand::Daifugo(args) => climbot::daifugo::cli::selfplay(&args),
+            SelfplayCommand::Lexio(args) => climbot::tools::lexio::selfplay(args),
+            SelfplayCommand::Dalmuti(args) => climbot::tools::dalmuti::run_selfplay(&args),
+            SelfplayCommand::Daifugo(args) => climbot::tools::daifugo::selfplay(&args),
         }),
         Command::Tables(TablesCommand::LexioSafety(args)) => {
-            report(climbot::lexio::cli::safety_table(args))
+            report(climbot::tools::lexio::safety_table(args))
         }
         Command::Loadtest(cmd) => report(climbot::loadtest::run(cmd)),
     }

@@ -4,10 +4,10 @@
 use climbot::lexio::combos::{Category, Combo};
 use climbot::lexio::moves::{for_each_five, for_each_group};
 use climbot::lexio::safety::{
-    CATEGORIES, QUANTILES, SafetyTable, TABLE_TEXT, beaten_chance, generate, key_bucket,
-    parse_header,
+    CATEGORIES, QUANTILES, SafetyTable, TABLE_TEXT, beaten_chance, key_bucket, parse_header,
 };
 use climbot::lexio::tiles::PlayerCount;
+use climbot::tools::lexio_safety::generate;
 use std::time::Instant;
 
 #[test]

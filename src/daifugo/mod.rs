@@ -2,20 +2,21 @@
 //! presets, the referee, the validated seat view and the bots (rules.md section 3, 6.3).
 //!
 //! Data flows one way: [`view::DaifugoViewInput`] (wire-shaped, unchecked) ->
-//! [`view::DaifugoView::new`] -> a [`crate::game::Policy`] -> [`bots::DaifugoDecision`].
+//! [`view::DaifugoView::new`] -> a [`crate::game::Policy`] -> [`decision::DaifugoDecision`].
 
 #![warn(missing_docs)]
 
 pub mod bots;
 pub mod cards;
-pub mod cli;
+pub mod decision;
 pub mod moves;
 pub mod plays;
 pub mod referee;
 pub mod rules;
 pub mod view;
 
-pub use bots::{DaifugoDecision, legal_decisions, policy};
+pub use bots::policy;
+pub use decision::{DaifugoDecision, legal_decisions};
 pub use view::{DaifugoView, DaifugoViewInput, ViewError};
 
 /// Daifugo: the type through which the shared game interface

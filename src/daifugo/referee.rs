@@ -6,8 +6,8 @@
 //! decision with [`Referee::apply`], which rejects anything illegal. After every action
 //! [`Referee::check_invariants`] verifies the card accounting.
 
-use super::bots::{self, DaifugoDecision};
 use super::cards::{Card, CardSet, RANK_2, RANKS, Suit};
+use super::decision::{DaifugoDecision, is_legal};
 use super::moves::{Trick, legal_plays};
 use super::plays::Play;
 use super::rules::{FirstLead, RuleSet, Title, points_for_place};
@@ -514,8 +514,13 @@ impl Referee {
         DaifugoView::new(self.view_input(seat))
     }
 
-    /// The timeout autoplay: the easy bot's decision for the seat to act, applied.
-    pub fn autoplay(&mut self) -> Result<DaifugoDecision, RefereeError> {
+    /// The timeout autoplay: `policy`'s decision for the seat to act, applied (the easy
+    /// bot is the usual timeout policy). The policy decides with an unbounded context
+    /// seeded by the view's fingerprint.
+    pub fn autoplay(
+        &mut self,
+        policy: &dyn Policy<Daifugo>,
+    ) -> Result<DaifugoDecision, RefereeError> {
         let seat = self.to_act().ok_or(RefereeError::NotYourTurn {
             seat: usize::MAX,
             expected: None,
@@ -523,7 +528,8 @@ impl Referee {
         let view = self
             .view(seat)
             .map_err(|e| RefereeError::Illegal(format!("view of seat {seat}: {e}")))?;
-        let decision = bots::easy::decide(&view);
+        let mut ctx = DecisionContext::unbounded(view.fingerprint());
+        let decision = policy.decide(&view, &mut ctx);
         self.apply(seat, &decision)?;
         Ok(decision)
     }
@@ -885,7 +891,7 @@ pub struct GameRecord {
 }
 
 /// Plays a match of `games` games with one policy per seat, building every view through
-/// the validated constructor, checking each decision against [`bots::legal_decisions`]
+/// the validated constructor, checking each decision against [`is_legal`]
 /// and the card accounting after every action. Returns the per-game records.
 pub fn play_match(
     policies: &[&dyn Policy<Daifugo>],
@@ -912,7 +918,7 @@ pub fn play_match(
                 .finish();
             let mut ctx = DecisionContext::unbounded(ctx_seed);
             let decision = policies[seat].decide(&view, &mut ctx);
-            if !bots::is_legal(&view, &decision) {
+            if !is_legal(&view, &decision) {
                 return Err(format!(
                     "game {}: {} chose an illegal {decision:?} for seat {seat}",
                     referee.game(),

@@ -3,23 +3,23 @@
 //!
 //! Data flows one way: [`view::DalmutiViewInput`] (unchecked, wire-shaped) ->
 //! [`view::DalmutiView::new`] -> a [`crate::game::Policy`] -> a
-//! [`bots::DalmutiDecision`].
+//! [`decision::DalmutiDecision`].
 
 pub mod bots;
 pub mod cards;
-pub mod cli;
+pub mod decision;
 pub mod knowledge;
 pub mod moves;
 pub mod plan;
 pub mod plays;
 pub mod position;
 pub mod referee;
-pub mod stats;
 pub mod turn;
 pub mod view;
 
-pub use bots::{DalmutiDecision, is_legal, legal_decisions, policy};
+pub use bots::policy;
 pub use cards::{Cards, Rank};
+pub use decision::{DalmutiDecision, is_legal, legal_decisions};
 pub use plays::Play;
 pub use view::{DalmutiView, DalmutiViewInput, Phase, ViewError};
 

@@ -2,12 +2,12 @@
 //! (rules.md 2.1-2.5), with a policy per player.
 //!
 //! Every decision goes through a view built by the validated constructor, every answer
-//! is checked against [`legal_decisions`](super::bots::is_legal), and the card
+//! is checked against [`legal_decisions`](super::decision::is_legal), and the card
 //! accounting (what a seat cannot see equals what the others hold) is asserted after
 //! every action.
 
-use super::bots::{DalmutiDecision, is_legal};
 use super::cards::{Cards, DECK_SIZE, Rank};
+use super::decision::{DalmutiDecision, is_legal};
 use super::turn::{
     Action, MAX_PLAYERS, MIN_PLAYERS, Title, TurnState, deal_size, points_for_place,
 };

@@ -2,7 +2,6 @@
 //! (seed 000 and 001; rules.md section 1).
 
 pub mod bots;
-pub mod cli;
 pub mod combos;
 pub mod knowledge;
 pub mod moves;
@@ -10,7 +9,6 @@ pub mod plan;
 pub mod position;
 pub mod referee;
 pub mod safety;
-pub mod stats;
 pub mod tiles;
 pub mod view;
 

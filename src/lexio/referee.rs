@@ -84,7 +84,7 @@ pub fn deal(players: PlayerCount, seed: u64) -> [TileSet; 5] {
 }
 
 /// What a round ended with.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundResult {
     /// The seat that emptied its hand.
     pub winner: usize,
@@ -328,7 +328,7 @@ pub fn play_round(
 }
 
 /// A whole match's results.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchResult {
     /// Each round's result.
     pub rounds: Vec<RoundResult>,

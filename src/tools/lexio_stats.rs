@@ -2,12 +2,12 @@
 //! how often a hand holds 5-tile plays, how much keys compress candidates per category,
 //! and how often "nobody else can beat my best combination of this kind".
 
-use super::combos::{Category, Key};
-use super::moves::for_each_lead;
-use super::plan::{PlanTable, greedy_plays};
-use super::referee::deal;
-use super::tiles::{PlayerCount, TileSet};
 use crate::bot::StableHasher;
+use crate::lexio::combos::{Category, Key};
+use crate::lexio::moves::for_each_lead;
+use crate::lexio::plan::{PlanTable, greedy_plays};
+use crate::lexio::referee::deal;
+use crate::lexio::tiles::{PlayerCount, TileSet};
 use crate::stats::{Z95, wilson95};
 use serde::Serialize;
 use std::collections::BTreeSet;

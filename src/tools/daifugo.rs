@@ -1,10 +1,10 @@
 //! The `selfplay daifugo` and `stats daifugo` subcommands.
 
-use super::bots::easy::EasyPolicy;
-use super::referee::{GameRecord, play_match};
-use super::rules::RuleSet;
 use crate::bot::StableHasher;
 use crate::daifugo::Daifugo;
+use crate::daifugo::bots::easy::EasyPolicy;
+use crate::daifugo::referee::{GameRecord, play_match};
+use crate::daifugo::rules::RuleSet;
 use crate::game::Policy;
 use crate::stats::{mean_ci95, wilson95};
 use rayon::prelude::*;

@@ -1,11 +1,11 @@
 //! The `stats dalmuti` and `selfplay dalmuti` subcommands (kept out of `main.rs`).
 
-use super::bots::by_name;
-use super::referee::{MATCH_HANDS, MatchResult, play_match};
-use super::stats::{MAX_LEAD, beat_probabilities, control_comparison};
-use super::turn::{MAX_PLAYERS, MIN_PLAYERS};
+use super::dalmuti_stats::{MAX_LEAD, beat_probabilities, control_comparison};
 use crate::bot::StableHasher;
 use crate::dalmuti::Dalmuti;
+use crate::dalmuti::bots::by_name;
+use crate::dalmuti::referee::{MATCH_HANDS, MatchResult, play_match};
+use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
 use crate::game::Policy;
 use rayon::prelude::*;
 use std::time::Instant;

@@ -1,9 +1,9 @@
 //! Monte Carlo statistics on random deals: how likely a lead is to be beaten.
 
-use super::cards::{Cards, Rank};
-use super::referee::deal;
-use super::turn::{MAX_PLAYERS, MIN_PLAYERS};
 use crate::bot::StableHasher;
+use crate::dalmuti::cards::{Cards, Rank};
+use crate::dalmuti::referee::deal;
+use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
 use crate::stats::wilson95;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;

@@ -1,12 +1,12 @@
 //! The Lexio subcommands: `climbot stats lexio`, `climbot selfplay lexio` and
 //! `climbot tables lexio-safety`.
 
-use super::bots::by_name;
-use super::referee::{deal, play_round, round_seed};
-use super::stats::opening_stats;
-use super::tiles::PlayerCount;
+use super::lexio_stats::opening_stats;
 use crate::game::Policy;
 use crate::lexio::Lexio;
+use crate::lexio::bots::by_name;
+use crate::lexio::referee::{deal, play_round, round_seed};
+use crate::lexio::tiles::PlayerCount;
 use clap::Args;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -119,7 +119,8 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
 
 /// Runs `climbot tables lexio-safety`.
 pub fn safety_table(args: SafetyTableArgs) -> Result<(), String> {
-    use super::safety::{SafetyTable, generate, validate};
+    use super::lexio_safety::{generate, validate};
+    use crate::lexio::safety::SafetyTable;
     let start = Instant::now();
     if args.validate {
         let loaded;
@@ -160,11 +161,11 @@ pub fn safety_table(args: SafetyTableArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Nanoseconds per [`super::safety::beaten_chance`] lookup, on one thread, over every
+/// Nanoseconds per [`crate::lexio::safety::beaten_chance`] lookup, on one thread, over every
 /// pair, triple and 5-tile play of the 5-player deck and a spread of states.
 fn lookup_ns() -> f64 {
-    use super::moves::{for_each_five, for_each_group};
-    use super::safety::beaten_chance;
+    use crate::lexio::moves::{for_each_five, for_each_group};
+    use crate::lexio::safety::beaten_chance;
     let players = PlayerCount::Five;
     let mut plays = Vec::new();
     for size in 2..=3 {
