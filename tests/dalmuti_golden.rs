@@ -50,7 +50,7 @@ fn act(s: &mut HandState, d: DalmutiDecision) {
 
 fn play(s: &mut HandState, seat: usize, pl: Play) {
     assert_eq!(
-        s.pending(),
+        s.to_act(),
         Some((seat, Phase::Play)),
         "seat {seat} to play {pl:?}"
     );
@@ -58,11 +58,7 @@ fn play(s: &mut HandState, seat: usize, pl: Play) {
 }
 
 fn pass(s: &mut HandState, seat: usize) {
-    assert_eq!(
-        s.pending(),
-        Some((seat, Phase::Play)),
-        "seat {seat} to pass"
-    );
+    assert_eq!(s.to_act(), Some((seat, Phase::Play)), "seat {seat} to pass");
     act(s, DalmutiDecision::Pass);
 }
 
@@ -97,7 +93,7 @@ fn lead_after_going_out_and_re_entry_after_a_pass() {
     );
     let mut s = state(&deal, 1);
     // Seat 3 (the GP) holds both Jesters and is asked first; it declines.
-    assert_eq!(s.pending(), Some((3, Phase::Revolution)));
+    assert_eq!(s.to_act(), Some((3, Phase::Revolution)));
     act(&mut s, DalmutiDecision::Revolution(false));
     // Hand 1: no taxes; the GD leads.
     play(&mut s, 0, p(12, 12, 0));
@@ -112,7 +108,7 @@ fn lead_after_going_out_and_re_entry_after_a_pass() {
     pass(&mut s, 2);
     pass(&mut s, 3);
     // Seat 0 went out: the lead goes to the next seat clockwise with cards.
-    assert_eq!(s.pending(), Some((1, Phase::Play)));
+    assert_eq!(s.to_act(), Some((1, Phase::Play)));
     assert_eq!(s.view().unwrap().unwrap().table(), None);
     // Re-entry: seat 2 passes on the 10, then beats seat 3's 5 with its 1.
     play(&mut s, 1, p(10, 1, 0));
@@ -124,7 +120,7 @@ fn lead_after_going_out_and_re_entry_after_a_pass() {
     play(&mut s, 2, p(1, 1, 0));
     pass(&mut s, 3);
     pass(&mut s, 1);
-    assert_eq!(s.pending(), Some((2, Phase::Play)));
+    assert_eq!(s.to_act(), Some((2, Phase::Play)));
     assert_eq!(
         s.log()
             .iter()
@@ -154,7 +150,7 @@ fn lead_after_going_out_and_re_entry_after_a_pass() {
 fn greater_revolution_mirrors_seats_and_skips_taxes() {
     let deal = going_out_deal();
     let mut s = state(&deal, 2);
-    assert_eq!(s.pending(), Some((3, Phase::Revolution)));
+    assert_eq!(s.to_act(), Some((3, Phase::Revolution)));
     let v = s.view().unwrap().unwrap();
     assert_eq!(v.title(), Title::GreaterPeon);
     assert_eq!(Easy.name(), "easy");
@@ -174,7 +170,7 @@ fn greater_revolution_mirrors_seats_and_skips_taxes() {
     }
     assert_eq!(s.gifts(), [Cards::EMPTY; 2]);
     // The new GD leads; its view records the revolution.
-    assert_eq!(s.pending(), Some((0, Phase::Play)));
+    assert_eq!(s.to_act(), Some((0, Phase::Play)));
     let v = s.view().unwrap().unwrap();
     assert_eq!(
         v.revolution(),
@@ -194,7 +190,7 @@ fn revolution_by_the_lesser_peon_cancels_taxes_and_keeps_titles() {
         &[(10, 5), (9, 4), (8, 4), (7, 3), (6, 2), (13, 2)],
     );
     let mut s = state(&deal, 2);
-    assert_eq!(s.pending(), Some((2, Phase::Revolution)));
+    assert_eq!(s.to_act(), Some((2, Phase::Revolution)));
     let v = s.view().unwrap().unwrap();
     assert_eq!(
         Easy.decide(&v, &mut climbot::bot::DecisionContext::unbounded(0)),
@@ -215,7 +211,7 @@ fn revolution_by_the_lesser_peon_cancels_taxes_and_keeps_titles() {
     for (seat, &dealt) in deal.iter().enumerate() {
         assert_eq!(s.hand(seat), dealt);
     }
-    assert_eq!(s.pending(), Some((0, Phase::Play)));
+    assert_eq!(s.to_act(), Some((0, Phase::Play)));
     // In hand 1 the same LP would not declare.
     let s1 = state(&deal, 1);
     let v1 = s1.view().unwrap().unwrap();
@@ -242,7 +238,7 @@ fn taxes_move_the_best_cards_and_the_easy_returns() {
     // Gifts: the GP's two best (1 and 2; its Jester counts as 13 and stays), the LP's
     // best (a 3; its Jester stays too).
     assert_eq!(s.gifts(), [cards(&[(1, 1), (2, 1)]), cards(&[(3, 1)])]);
-    assert_eq!(s.pending(), Some((0, Phase::TaxReturn)));
+    assert_eq!(s.to_act(), Some((0, Phase::TaxReturn)));
     assert_eq!(pending_tax(&s).map(|t| (t.count, t.to)), Some((2, 3)));
     let v = s.view().unwrap().unwrap();
     assert_eq!(v.hand(), gd.union(cards(&[(1, 1), (2, 1)])));
@@ -276,7 +272,7 @@ fn taxes_move_the_best_cards_and_the_easy_returns() {
         gp.difference(cards(&[(1, 1), (2, 1)]))
             .union(cards(&[(7, 2)]))
     );
-    assert_eq!(s.pending(), Some((0, Phase::Play)));
+    assert_eq!(s.to_act(), Some((0, Phase::Play)));
     // Returning a card just received is allowed.
     let mut t = state(&[gd, ld, lp, gp], 2);
     act(&mut t, DalmutiDecision::TaxReturn(cards(&[(1, 1), (2, 1)])));

@@ -66,7 +66,11 @@ fn side_by_side(seed: u64) -> usize {
     let mut steps = 0;
     while round.winner().is_none() {
         let view = round.view().unwrap();
-        assert_eq!(Lexio::to_act(&position), Some(round.turn()), "seed {seed}");
+        assert_eq!(
+            Lexio::to_act(&position),
+            Some(round.to_act()),
+            "seed {seed}"
+        );
         assert!(!Lexio::is_over(&position));
         assert_eq!(
             Lexio::position(&view, &true_hands(&round)),

@@ -55,7 +55,7 @@ impl DalmutiPosition {
     /// clockwise if the owner went out) leads, seats out are skipped, and the hand ends
     /// when one seat holds cards.
     pub fn play(&mut self, action: Action) {
-        let seat = self.turn.to_move();
+        let seat = self.turn.to_act();
         if self.turn.apply(action).is_ok()
             && let Action::Play(play) = action
         {
@@ -124,7 +124,7 @@ impl Simulation for Dalmuti {
     }
 
     fn to_act(position: &DalmutiPosition) -> Option<usize> {
-        (!position.turn.is_over()).then(|| position.turn.to_move())
+        (!position.turn.is_over()).then(|| position.turn.to_act())
     }
 
     fn legal_actions(position: &DalmutiPosition, out: &mut Vec<DalmutiDecision>) {
@@ -136,7 +136,7 @@ impl Simulation for Dalmuti {
         if table.is_some() {
             out.push(DalmutiDecision::Pass);
         }
-        let hand = position.hands[position.turn.to_move()];
+        let hand = position.hands[position.turn.to_act()];
         for_each_legal_play(hand, table, |p| out.push(DalmutiDecision::Play(p)));
     }
 

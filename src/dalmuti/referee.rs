@@ -222,11 +222,11 @@ impl HandState {
     }
 
     /// The seat that must decide now and the phase, or `None` when the hand is over.
-    pub fn pending(&self) -> Option<(usize, Phase)> {
+    pub fn to_act(&self) -> Option<(usize, Phase)> {
         match self.stage {
             Stage::Revolution(s) => Some((s, Phase::Revolution)),
             Stage::TaxReturn(s) => Some((s, Phase::TaxReturn)),
-            Stage::Play => self.turn.as_ref().map(|t| (t.to_move(), Phase::Play)),
+            Stage::Play => self.turn.as_ref().map(|t| (t.to_act(), Phase::Play)),
             Stage::Over => None,
         }
     }
@@ -291,7 +291,7 @@ impl HandState {
 
     /// The unchecked view input of the seat that must decide now.
     pub fn view_input(&self) -> Option<DalmutiViewInput> {
-        let (seat, phase) = self.pending()?;
+        let (seat, phase) = self.to_act()?;
         let p = self.players;
         Some(DalmutiViewInput {
             seat: seat as u32,
@@ -424,7 +424,7 @@ impl HandState {
 
     fn play_action(&mut self, action: Action) {
         let turn = self.turn.as_mut().expect("play stage has a turn state");
-        let seat = turn.to_move();
+        let seat = turn.to_act();
         turn.apply(action).expect("legal action");
         if let Action::Play(play) = action {
             self.hands[seat] = self.hands[seat].difference(play.cards());

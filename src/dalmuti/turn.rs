@@ -146,7 +146,7 @@ impl TurnState {
     }
 
     /// The seat to act.
-    pub fn to_move(&self) -> usize {
+    pub fn to_act(&self) -> usize {
         self.to_move
     }
 
@@ -287,14 +287,14 @@ mod tests {
         t.apply(p(8, 1, 0)).unwrap(); // seat 2
         t.apply(Action::Pass).unwrap(); // seat 3
         t.apply(Action::Pass).unwrap(); // seat 0
-        assert_eq!(t.to_move(), 1, "seat 1 passed before, and may act again");
+        assert_eq!(t.to_act(), 1, "seat 1 passed before, and may act again");
         t.apply(p(2, 1, 0)).unwrap(); // seat 1 re-enters
         assert_eq!(t.owner(), 1);
         for _ in 0..3 {
             t.apply(Action::Pass).unwrap();
         }
         assert_eq!(t.table(), None);
-        assert_eq!(t.to_move(), 1, "the last to play leads");
+        assert_eq!(t.to_act(), 1, "the last to play leads");
         assert_eq!(t.apply(Action::Pass), Err(TurnError::LeaderPassed));
     }
 
@@ -303,14 +303,14 @@ mod tests {
         let mut t = TurnState::new(&[2, 5, 5, 5]);
         t.apply(p(9, 2, 0)).unwrap(); // seat 0 goes out
         assert_eq!(t.finished().collect::<Vec<_>>(), vec![0]);
-        assert_eq!(t.to_move(), 1);
+        assert_eq!(t.to_act(), 1);
         t.apply(Action::Pass).unwrap();
         t.apply(Action::Pass).unwrap();
         assert!(t.table().is_some(), "seat 3 has not passed yet");
         t.apply(Action::Pass).unwrap();
         assert_eq!(t.table(), None);
         assert_eq!(
-            t.to_move(),
+            t.to_act(),
             1,
             "next seat clockwise from the player who went out"
         );

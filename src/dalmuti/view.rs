@@ -640,13 +640,13 @@ impl DalmutiView {
             if turn.is_over() {
                 return err(format!("log[{i}]"), "the hand was already over");
             }
-            if e.seat != turn.to_move() {
+            if e.seat != turn.to_act() {
                 return err(
                     format!("log[{i}].seat"),
                     format!(
                         "seat {} acted, but it was seat {}'s turn",
                         e.seat,
-                        turn.to_move()
+                        turn.to_act()
                     ),
                 );
             }
@@ -657,12 +657,12 @@ impl DalmutiView {
         if turn.is_over() {
             return err("log", "the hand is over: only one seat holds cards");
         }
-        if turn.to_move() != self.seat {
+        if turn.to_act() != self.seat {
             return err(
                 "seat",
                 format!(
                     "it is seat {}'s turn, not seat {}'s",
-                    turn.to_move(),
+                    turn.to_act(),
                     self.seat
                 ),
             );

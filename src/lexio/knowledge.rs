@@ -311,13 +311,13 @@ mod tests {
         let players = PlayerCount::Three;
         let hands = deal(players, 4);
         let mut round = Round::new(players, hands, 1, [0; 5]);
-        let leader = round.turn();
+        let leader = round.to_act();
         // The leader plays its strongest tile as a single; the next seat passes.
         let top = hands[leader].highest().unwrap();
         round
             .apply(Action::Play(classify(players, top.set()).unwrap()))
             .unwrap();
-        let passer = round.turn();
+        let passer = round.to_act();
         round.apply(Action::Pass).unwrap();
         let view = round.view().unwrap();
         let models = seat_models(&view, 0);

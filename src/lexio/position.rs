@@ -64,7 +64,7 @@ impl LexioPosition {
 
     /// The seat whose turn it is (also after the round ended: the seat after the
     /// winner).
-    pub fn turn(&self) -> usize {
+    pub fn to_act(&self) -> usize {
         self.turn
     }
 

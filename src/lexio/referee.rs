@@ -160,8 +160,8 @@ impl Round {
     }
 
     /// The seat to act.
-    pub fn turn(&self) -> usize {
-        self.position.turn()
+    pub fn to_act(&self) -> usize {
+        self.position.to_act()
     }
 
     /// A seat's hand.
@@ -187,7 +187,7 @@ impl Round {
     /// The view of the seat to act, validated like a client's view.
     pub fn view(&self) -> Result<LexioView, ViewError> {
         let players = self.players();
-        let turn = self.turn();
+        let turn = self.to_act();
         let hands = self.position.hands();
         let mut counts = [0u8; 5];
         for (c, h) in counts.iter_mut().zip(hands.iter()).take(players.count()) {
@@ -212,7 +212,7 @@ impl Round {
         if self.winner().is_some() {
             return Err(RefereeError::RoundOver);
         }
-        let seat = self.turn();
+        let seat = self.to_act();
         let illegal = || RefereeError::IllegalAction {
             seat,
             action,
@@ -314,7 +314,7 @@ pub fn play_round(
     let limit = players.deck().len() * players.count() * 4;
     for _ in 0..limit {
         let view = state.view().map_err(RefereeError::InvalidView)?;
-        let seat = state.turn();
+        let seat = state.to_act();
         let mut ctx =
             DecisionContext::unbounded(decision_seed(seed, round, state.log().len(), seat));
         let action = seats[seat].decide(&view, &mut ctx);
@@ -416,7 +416,7 @@ mod tests {
         let players = PlayerCount::Three;
         let hands = deal(players, 1);
         let mut round = Round::new(players, hands, 1, [0; 5]);
-        let leader = round.turn();
+        let leader = round.to_act();
         assert!(hands[leader].contains(Tile::from_id(0).unwrap()));
         // A pass on an empty table is illegal.
         assert!(matches!(
@@ -430,7 +430,7 @@ mod tests {
         assert_eq!(round.table(), Some(lead));
         round.apply(Action::Pass).unwrap();
         assert_eq!(round.table(), None);
-        assert_eq!(round.turn(), leader);
+        assert_eq!(round.to_act(), leader);
         round.check_accounting().unwrap();
     }
 

@@ -63,7 +63,7 @@ fn walk(players: PlayerCount, deal_seed: u64, mut f: impl FnMut(&Round, &[Sample
     let mut samples = Vec::with_capacity(256);
     let limit = players.deck().len() * players.count() * 4;
     for _ in 0..limit {
-        let me = round.turn();
+        let me = round.to_act();
         let hand = round.hand(me);
         let opponents: Vec<TileSet> = (0..players.count())
             .filter(|&s| s != me)
@@ -307,7 +307,7 @@ mod tests {
     fn walk_agrees_with_the_structural_check_and_the_actual_hands() {
         for players in PlayerCount::ALL {
             walk(players, deal_seed(9, players, 0), |round, samples| {
-                let me = round.turn();
+                let me = round.to_act();
                 let opponents: Vec<TileSet> = (0..players.count())
                     .filter(|&s| s != me)
                     .map(|s| round.hand(s))

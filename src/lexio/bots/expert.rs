@@ -39,7 +39,7 @@ fn rollout(mut round: Round, seat: usize) -> i64 {
         if round.winner().is_some() {
             break;
         }
-        let s = round.turn();
+        let s = round.to_act();
         let action = easy_action(players, round.hand(s), round.table());
         if round.apply(action).is_err() {
             break;
