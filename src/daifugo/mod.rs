@@ -11,6 +11,7 @@ pub mod cards;
 pub mod cli;
 pub mod moves;
 pub mod plays;
+pub mod position;
 pub mod referee;
 pub mod rules;
 pub mod view;

@@ -5,7 +5,7 @@ pub mod easy;
 
 use super::Daifugo;
 use super::cards::CardSet;
-use super::moves::legal_plays;
+use super::moves::{self, legal_plays};
 use super::plays::Play;
 use super::view::{DaifugoView, Phase};
 use crate::bot::Difficulty;
@@ -78,7 +78,7 @@ fn subsets(
 }
 
 fn pass_allowed(view: &DaifugoView) -> bool {
-    view.table().is_some() || view.rules().empty_table_pass
+    moves::pass_allowed(view.trick(), view.rules())
 }
 
 /// Whether `decision` is legal in `view` (same answer as membership in
