@@ -6,6 +6,7 @@
 use climbot::bot::uniform_below;
 use climbot::daifugo::Daifugo;
 use climbot::daifugo::bots::{DaifugoDecision, easy, legal_decisions};
+use climbot::daifugo::cards::CardSet;
 use climbot::daifugo::position::{DaifugoDeal, DaifugoPosition};
 use climbot::daifugo::referee::{GamePhase, Referee};
 use climbot::daifugo::rules::RuleSet;
@@ -163,6 +164,61 @@ fn position_follows_the_referee_under_a_variant() {
         c.branches_after_a_foul > 0 && c.branches_after_miyako > 0,
         "{c:?}"
     );
+}
+
+/// The legal play of the seat to act with exactly these cards, applied.
+fn play_cards(referee: &mut Referee, cards: &str) {
+    let cards = CardSet::parse(cards).expect("card names");
+    let seat = referee.to_act().expect("a seat to act");
+    let view = referee.view(seat).expect("valid");
+    let decision = legal_decisions(&view)
+        .into_iter()
+        .find(|d| matches!(d, DaifugoDecision::Play(p) if p.cards() == cards))
+        .expect("the play is legal");
+    referee.apply(seat, &decision).expect("legal");
+}
+
+fn pass(referee: &mut Referee) {
+    let seat = referee.to_act().expect("a seat to act");
+    referee.apply(seat, &DaifugoDecision::Pass).expect("legal");
+}
+
+/// Seat 0 of three starts a revolution with four 5s and goes out with `last` after
+/// `before`; whether that finish is a foul depends on the revolution, which the view's
+/// log shows only as card sets.
+fn finish_in_revolution(before: &str, last: &str) -> Referee {
+    let first = CardSet::parse("♦3 ♠5 ♥5 ♦5 ♣5 ♠2").expect("card names");
+    let mut hands = vec![first, CardSet::EMPTY, CardSet::EMPTY];
+    for (i, card) in CardSet::deck(1).difference(first).iter().enumerate() {
+        hands[1 + i % 2].insert(card);
+    }
+    let mut referee = Referee::new(RuleSet::house(), 3).expect("valid");
+    referee.start_game_with_hands(hands).expect("a full deal");
+    for cards in ["♠5 ♥5 ♦5 ♣5", before, last] {
+        play_cards(&mut referee, cards);
+        if cards != last {
+            pass(&mut referee);
+            pass(&mut referee);
+        }
+    }
+    assert!(referee.trick().revolution && referee.out()[0]);
+    referee
+}
+
+#[test]
+fn finishes_after_a_revolution_are_read_from_the_log() {
+    let legal = finish_in_revolution("♦3", "♠2");
+    assert_eq!(legal.position().finishers().to_vec(), [0]);
+    let foul = finish_in_revolution("♠2", "♦3");
+    assert_eq!(foul.position().fouls().to_vec(), [0]);
+    let mut coverage = Coverage::default();
+    for (i, referee) in [legal, foul].iter().enumerate() {
+        for seed in 0..20 {
+            let mut rng = ChaCha8Rng::seed_from_u64(100 * i as u64 + seed);
+            side_by_side(referee, &mut rng, &mut coverage);
+        }
+    }
+    assert_eq!(coverage.branches, 40);
 }
 
 /// Play-phase views of every seat (not only the seat to act) from real games.

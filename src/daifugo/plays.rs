@@ -41,8 +41,8 @@ pub fn is_revolution_shape(kind: PlayKind, len: usize, rules: &RuleSet) -> bool 
     }
 }
 
-/// Whether emptying the hand with a play of exactly `cards` is a forbidden finish
-/// (rules.md 3.8, 3.12.4), given the revolution flag before the play: what
+/// Whether emptying the hand with a play of exactly `cards` is a forbidden finish,
+/// given the revolution flag before the play: what
 /// [`Play::is_forbidden_finish`] answers, since the cards alone decide it (the only
 /// single among the cases is the natural ♠3, whose card set is `{♠3}`).
 pub fn is_forbidden_finish_cards(cards: CardSet, revolution: bool) -> bool {

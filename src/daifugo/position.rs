@@ -437,7 +437,7 @@ impl DaifugoPosition {
         self.played = self.played.union(play.cards());
         events(Event::Played(seat, play));
 
-        // Lock (3.12.3) and the lone joker's unlock (3.12.2).
+        // The suit lock, and the lone joker's unlock.
         if play.is_lone_joker() {
             if self.trick.lock != 0 {
                 events(Event::LockRemoved);
