@@ -178,17 +178,19 @@ fn game_modules_use_no_wire_service_tool_thread_json_or_clock() {
 }
 
 #[test]
-fn referees_do_not_import_their_bots() {
+fn referees_and_positions_do_not_import_their_bots() {
     let mut violations = Vec::new();
     for dir in GAME_DIRS {
-        let path = root().join(dir).join("referee.rs");
-        for line in bots_imports(&read(&path)) {
-            violations.push(format!("{}:{line}: imports from bots", relative(&path)));
+        for file in ["referee.rs", "position.rs"] {
+            let path = root().join(dir).join(file);
+            for line in bots_imports(&read(&path)) {
+                violations.push(format!("{}:{line}: imports from bots", relative(&path)));
+            }
         }
     }
     assert!(
         violations.is_empty(),
-        "a referee sits below the bots (the decision module holds what it checks):\n{}",
+        "referees and positions sit below the bots (the decision module holds what they check):\n{}",
         violations.join("\n")
     );
 }

@@ -67,7 +67,7 @@ fn subsets(cards: &[Card], k: usize, from: usize, pick: &mut Vec<Card>, out: &mu
 }
 
 fn pass_allowed(view: &DaifugoView) -> bool {
-    view.table().is_some() || view.rules().empty_table_pass
+    super::moves::pass_allowed(view.trick(), view.rules())
 }
 
 /// Whether `decision` is legal in `view` (same answer as membership in

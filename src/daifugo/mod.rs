@@ -11,6 +11,7 @@ pub mod cards;
 pub mod decision;
 pub mod moves;
 pub mod plays;
+pub mod position;
 pub mod referee;
 pub mod rules;
 pub mod view;

@@ -51,12 +51,18 @@ impl Trick {
 /// assert_eq!(out.len(), 3 + 7 + 2);
 /// ```
 pub fn legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet, out: &mut Vec<Play>) {
+    for_each_legal_play(hand, trick, rules, |p| out.push(p));
+}
+
+/// Calls `f` with every legal play of `hand` on `trick`, in the order [`legal_plays`]
+/// lists them, without collecting them.
+pub fn for_each_legal_play(hand: CardSet, trick: &Trick, rules: &RuleSet, mut f: impl FnMut(Play)) {
     match &trick.table {
-        None => for_each_play(hand, None, |p| out.push(p)),
+        None => for_each_play(hand, None, f),
         Some(table) => {
             if table.is_lone_joker() {
                 if rules.spade3_beats_joker && hand.contains(Card::SPADE_3) {
-                    out.push(Play::single(Card::SPADE_3));
+                    f(Play::single(Card::SPADE_3));
                 }
                 return;
             }
@@ -66,11 +72,17 @@ pub fn legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet, out: &mut Vec<
             let reversed = trick.reversed();
             for_each_play(hand, Some((table.kind(), table.len())), |p| {
                 if p.beats(table, reversed, trick.lock, rules) {
-                    out.push(p);
+                    f(p);
                 }
             });
         }
     }
+}
+
+/// Whether the seat to act may pass on `trick`: always on a play, on an empty table
+/// only when `rules.empty_table_pass` allows it.
+pub fn pass_allowed(trick: &Trick, rules: &RuleSet) -> bool {
+    trick.table.is_some() || rules.empty_table_pass
 }
 
 /// The number of legal plays (perft-style count).
@@ -83,7 +95,14 @@ pub fn count_legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet) -> usize
 /// Calls `f` with every play that can be formed from `hand`, or only those of one
 /// (kind, length) when `shape` is given, regardless of any table.
 pub fn for_each_play(hand: CardSet, shape: Option<(PlayKind, usize)>, mut f: impl FnMut(Play)) {
-    let jokers: Vec<Card> = hand.jokers().iter().collect();
+    // The hand's jokers in ascending order, without a heap allocation.
+    let mut joker_buf = [Card::JOKER; 2];
+    let mut joker_count = 0;
+    for joker in hand.jokers().iter() {
+        joker_buf[joker_count] = joker;
+        joker_count += 1;
+    }
+    let jokers = &joker_buf[..joker_count];
     let want = |kind: PlayKind, len: usize| shape.is_none_or(|s| s == (kind, len));
     // Singles.
     if shape.is_none_or(|s| s.0 == PlayKind::Single) {

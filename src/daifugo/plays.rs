@@ -29,6 +29,37 @@ impl PlayKind {
 /// Strength value of joker-only plays (above every rank in either order).
 pub const JOKER_STRENGTH: u8 = RANKS;
 
+/// Whether a play of `kind` with `len` cards sets off a revolution under `rules`
+/// (what [`Play::is_revolution`] answers; the shape alone decides it).
+pub fn is_revolution_shape(kind: PlayKind, len: usize, rules: &RuleSet) -> bool {
+    match kind {
+        PlayKind::Group => rules.group_revolution && len >= 4,
+        PlayKind::Sequence => rules
+            .sequence_revolution
+            .is_some_and(|min| len >= usize::from(min)),
+        PlayKind::Single => false,
+    }
+}
+
+/// Whether emptying the hand with a play of exactly `cards` is a forbidden finish,
+/// given the revolution flag before the play: what
+/// [`Play::is_forbidden_finish`] answers, since the cards alone decide it (the only
+/// single among the cases is the natural ♠3, whose card set is `{♠3}`).
+pub fn is_forbidden_finish_cards(cards: CardSet, revolution: bool) -> bool {
+    if cards.joker_count() > 0 {
+        return true;
+    }
+    let naturals = cards.naturals();
+    let banned_rank = if revolution { RANK_3 } else { RANK_2 };
+    if naturals.suits_of_rank(banned_rank) != 0 {
+        return true;
+    }
+    if naturals.iter().all(|c| c.rank() == Some(RANK_8)) {
+        return true;
+    }
+    cards == CardSet::single(Card::SPADE_3)
+}
+
 /// One play: its physical cards and the jokers' declarations.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Play {
@@ -356,11 +387,7 @@ impl Play {
 
     /// Whether the play sets off a revolution under `rules`.
     pub fn is_revolution(&self, rules: &RuleSet) -> bool {
-        match self.kind {
-            PlayKind::Group => rules.group_revolution && self.len >= 4,
-            PlayKind::Sequence => rules.sequence_revolution.is_some_and(|min| self.len >= min),
-            PlayKind::Single => false,
-        }
+        is_revolution_shape(self.kind, self.len(), rules)
     }
 
     /// Whether the play is an 8-cut under `rules`.
@@ -384,18 +411,7 @@ impl Play {
     /// Whether emptying the hand with this play is a forbidden finish (rules.md 3.8,
     /// 3.12.4), given the revolution flag before the play. Ignores the toggle.
     pub fn is_forbidden_finish(&self, revolution: bool) -> bool {
-        if self.joker_count() > 0 {
-            return true;
-        }
-        let naturals = self.cards.naturals();
-        let banned_rank = if revolution { RANK_3 } else { RANK_2 };
-        if naturals.suits_of_rank(banned_rank) != 0 {
-            return true;
-        }
-        if naturals.iter().all(|c| c.rank() == Some(RANK_8)) {
-            return true;
-        }
-        self.is_spade3()
+        is_forbidden_finish_cards(self.cards, revolution)
     }
 
     /// Whether `self` may be played on `table` (rules.md 3.5, 3.12.2): same type and

@@ -8,8 +8,9 @@
 
 use super::cards::{Card, CardSet, RANK_2, RANKS, Suit};
 use super::decision::{DaifugoDecision, is_legal};
-use super::moves::{Trick, legal_plays};
+use super::moves::{Trick, legal_plays, pass_allowed};
 use super::plays::Play;
+use super::position::DaifugoPosition;
 use super::rules::{FirstLead, RuleSet, Title, points_for_place};
 use super::view::{
     DaifugoView, DaifugoViewInput, LogEntryInput, PhaseInput, SeatInput, ViewError, table_input,
@@ -163,20 +164,11 @@ pub struct Referee {
     game: u32,
     titles: Vec<Title>,
     points: Vec<u32>,
-    hands: Vec<CardSet>,
     phase: GamePhase,
     give_backs: Vec<GiveBack>,
-    turn: usize,
-    trick: Trick,
-    owner: usize,
-    passed: Vec<bool>,
-    out: Vec<bool>,
-    played: CardSet,
-    discarded: CardSet,
-    finishers: Vec<usize>,
-    fouls: Vec<usize>,
-    miyako: Option<usize>,
-    legal_finish_seen: bool,
+    /// The hands, the seat to act (the give-back's giver during the exchange) and the
+    /// play-phase state; every play and pass goes through it.
+    position: DaifugoPosition,
     log: Vec<LogEntryInput>,
     events: Vec<Event>,
     result: Option<GameResult>,
@@ -199,20 +191,9 @@ impl Referee {
             game: 0,
             titles: vec![Title::Heimin; players],
             points: vec![0; players],
-            hands: vec![CardSet::EMPTY; players],
             phase: GamePhase::NotStarted,
             give_backs: Vec::new(),
-            turn: 0,
-            trick: Trick::default(),
-            owner: 0,
-            passed: vec![false; players],
-            out: vec![false; players],
-            played: CardSet::EMPTY,
-            discarded: CardSet::EMPTY,
-            finishers: Vec::new(),
-            fouls: Vec::new(),
-            miyako: None,
-            legal_finish_seen: false,
+            position: DaifugoPosition::start(rules, &vec![CardSet::EMPTY; players], None),
             log: Vec::new(),
             events: Vec::new(),
             result: None,
@@ -329,18 +310,13 @@ impl Referee {
         }
         self.game += 1;
         self.titles = titles;
-        self.hands = hands;
         self.give_backs.clear();
-        self.trick = Trick::default();
-        self.owner = 0;
-        self.passed = vec![false; self.players];
-        self.out = vec![false; self.players];
-        self.played = CardSet::EMPTY;
-        self.discarded = CardSet::EMPTY;
-        self.finishers.clear();
-        self.fouls.clear();
-        self.miyako = None;
-        self.legal_finish_seen = false;
+        let reigning = if self.rules.miyako_ochi && self.game >= 2 {
+            self.seat_with(Title::Daifugo)
+        } else {
+            None
+        };
+        self.position = DaifugoPosition::start(self.rules, &hands, reigning);
         self.log.clear();
         self.events = vec![Event::Dealt { start }];
         self.result = None;
@@ -351,7 +327,7 @@ impl Referee {
             self.start_play();
         } else {
             self.phase = GamePhase::Exchange;
-            self.turn = self.give_backs[0].seat;
+            self.position.turn = self.give_backs[0].seat;
         }
     }
 
@@ -371,9 +347,10 @@ impl Referee {
             else {
                 continue;
             };
-            let cards = strongest_cards(self.hands[giver], count);
-            self.hands[giver] = self.hands[giver].difference(cards);
-            self.hands[taker] = self.hands[taker].union(cards);
+            let hands = &mut self.position.hands;
+            let cards = strongest_cards(hands[giver], count);
+            hands[giver] = hands[giver].difference(cards);
+            hands[taker] = hands[taker].union(cards);
             self.events.push(Event::Tribute {
                 from: giver,
                 to: taker,
@@ -391,7 +368,7 @@ impl Referee {
         self.phase = GamePhase::Play;
         let diamond3 = || {
             (0..self.players)
-                .find(|&s| self.hands[s].contains(Card::DIAMOND_3))
+                .find(|&s| self.position.hands[s].contains(Card::DIAMOND_3))
                 .expect("♦3 is dealt")
         };
         let leader = if self.game == 1 || self.rules.first_lead == FirstLead::Diamond3Always {
@@ -399,7 +376,7 @@ impl Referee {
         } else {
             self.seat_with(Title::Daihinmin).unwrap_or_else(diamond3)
         };
-        self.turn = leader;
+        self.position.turn = leader;
         self.events.push(Event::Lead(leader));
     }
 
@@ -421,15 +398,19 @@ impl Referee {
     }
     /// Every seat's hand.
     pub fn hands(&self) -> &[CardSet] {
-        &self.hands
+        self.position.hands()
     }
     /// The trick state.
     pub fn trick(&self) -> &Trick {
-        &self.trick
+        self.position.trick()
     }
     /// The owner of the top play (meaningful while the table is not empty).
     pub fn owner(&self) -> usize {
-        self.owner
+        self.position.owner()
+    }
+    /// The play-phase state of the current game (during the exchange: the hands).
+    pub fn position(&self) -> &DaifugoPosition {
+        &self.position
     }
     /// Titles for the current game.
     pub fn titles(&self) -> &[Title] {
@@ -440,20 +421,22 @@ impl Referee {
         &self.points
     }
     /// Which seats are out of the current game.
-    pub fn out(&self) -> &[bool] {
-        &self.out
+    pub fn out(&self) -> Vec<bool> {
+        (0..self.players).map(|s| self.position.is_out(s)).collect()
     }
     /// Which seats are locked out of the current trick.
-    pub fn passed(&self) -> &[bool] {
-        &self.passed
+    pub fn passed(&self) -> Vec<bool> {
+        (0..self.players)
+            .map(|s| self.position.has_passed(s))
+            .collect()
     }
     /// Cards played this game.
     pub fn played(&self) -> CardSet {
-        self.played
+        self.position.played()
     }
     /// Cards discarded face down by miyako-ochi this game.
     pub fn discarded(&self) -> CardSet {
-        self.discarded
+        self.position.discarded()
     }
     /// Events of the current game.
     pub fn events(&self) -> &[Event] {
@@ -467,13 +450,9 @@ impl Referee {
     /// The seat to decide, if any.
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
-            GamePhase::Exchange | GamePhase::Play => Some(self.turn),
+            GamePhase::Exchange | GamePhase::Play => Some(self.position.turn),
             _ => None,
         }
-    }
-
-    fn active_count(&self) -> usize {
-        self.out.iter().filter(|&&o| !o).count()
     }
 
     /// The wire-shaped view of `seat` (unchecked; see [`Referee::view`]).
@@ -485,26 +464,28 @@ impl Referee {
             },
             _ => PhaseInput::Play,
         };
+        let position = &self.position;
+        let trick = position.trick();
         DaifugoViewInput {
             rules: self.rules,
             seat: seat as u32,
             game: self.game.max(1),
             phase,
-            hand: ids(self.hands[seat]),
-            table: self.trick.table.map(|p| table_input(&p, self.owner)),
-            revolution: self.trick.revolution,
-            jack_back: self.trick.jack_back,
-            lock: u32::from(self.trick.lock),
+            hand: ids(position.hands[seat]),
+            table: trick.table.map(|p| table_input(&p, position.owner())),
+            revolution: trick.revolution,
+            jack_back: trick.jack_back,
+            lock: u32::from(trick.lock),
             seats: (0..self.players)
                 .map(|s| SeatInput {
-                    card_count: self.hands[s].len() as u32,
+                    card_count: position.hands[s].len() as u32,
                     title: self.titles[s],
-                    passed: self.passed[s],
-                    finished: self.out[s],
+                    passed: position.has_passed(s),
+                    finished: position.is_out(s),
                 })
                 .collect(),
-            played: ids(self.played),
-            removed_unseen: self.discarded.len() as u32,
+            played: ids(position.played()),
+            removed_unseen: position.discarded().len() as u32,
             log: self.log.clone(),
         }
     }
@@ -558,14 +539,15 @@ impl Referee {
 
     fn give_back(&mut self, cards: CardSet) -> Result<(), RefereeError> {
         let g = self.give_backs[0];
-        if cards.len() != g.give || !cards.is_subset(self.hands[g.seat]) {
+        let hands = &mut self.position.hands;
+        if cards.len() != g.give || !cards.is_subset(hands[g.seat]) {
             return Err(RefereeError::Illegal(format!(
                 "give-back {cards:?}: {} cards from the hand expected",
                 g.give
             )));
         }
-        self.hands[g.seat] = self.hands[g.seat].difference(cards);
-        self.hands[g.to] = self.hands[g.to].union(cards);
+        hands[g.seat] = hands[g.seat].difference(cards);
+        hands[g.to] = hands[g.to].union(cards);
         self.events.push(Event::GiveBack {
             from: g.seat,
             to: g.to,
@@ -573,203 +555,62 @@ impl Referee {
         });
         self.give_backs.remove(0);
         match self.give_backs.first() {
-            Some(next) => self.turn = next.seat,
+            Some(next) => self.position.turn = next.seat,
             None => self.start_play(),
         }
         Ok(())
     }
 
-    fn next_active_after(&self, seat: usize) -> usize {
-        (1..=self.players)
-            .map(|k| (seat + k) % self.players)
-            .find(|&s| !self.out[s])
-            .expect("an active seat remains")
-    }
-
-    fn next_to_move_after(&self, seat: usize) -> Option<usize> {
-        (1..=self.players)
-            .map(|k| (seat + k) % self.players)
-            .find(|&s| !self.out[s] && !self.passed[s])
-    }
-
-    fn all_passed_except(&self, except: Option<usize>) -> bool {
-        (0..self.players).all(|s| self.out[s] || self.passed[s] || Some(s) == except)
-    }
-
-    fn clear(&mut self, lead_from: usize) {
-        self.trick.table = None;
-        self.trick.lock = 0;
-        self.trick.jack_back = false;
-        self.passed.iter_mut().for_each(|p| *p = false);
-        self.turn = if self.out[lead_from] {
-            self.next_active_after(lead_from)
-        } else {
-            lead_from
-        };
-        self.events.push(Event::Cleared);
-        self.events.push(Event::Lead(self.turn));
-    }
-
     fn pass(&mut self, seat: usize) -> Result<(), RefereeError> {
-        if self.trick.table.is_none() && !self.rules.empty_table_pass {
+        if !pass_allowed(self.position.trick(), &self.rules) {
             return Err(RefereeError::Illegal(
                 "the leader must play on an empty table".into(),
             ));
         }
-        self.passed[seat] = true;
         self.log.push(LogEntryInput {
             seat: seat as u32,
             cards: Vec::new(),
         });
-        self.events.push(Event::Passed(seat));
-        if self.trick.table.is_none() {
-            // Empty-table pass: when everybody has passed, the passes lapse.
-            if self.all_passed_except(None) {
-                self.passed.iter_mut().for_each(|p| *p = false);
-                self.turn = self.next_active_after(seat);
-            } else {
-                self.turn = self
-                    .next_to_move_after(seat)
-                    .expect("someone has not passed");
-            }
-            return Ok(());
-        }
-        let except = if self.rules.self_follow {
-            None
-        } else {
-            Some(self.owner)
-        };
-        if self.all_passed_except(except) {
-            self.clear(self.owner);
-        } else {
-            self.turn = self
-                .next_to_move_after(seat)
-                .expect("someone has not passed");
-        }
+        let events = &mut self.events;
+        self.position
+            .apply_with(DaifugoDecision::Pass, &mut |e| events.push(e));
         Ok(())
     }
 
     fn play(&mut self, seat: usize, play: Play) -> Result<(), RefereeError> {
         let mut legal = Vec::new();
-        legal_plays(self.hands[seat], &self.trick, &self.rules, &mut legal);
+        let trick = *self.position.trick();
+        legal_plays(self.position.hands[seat], &trick, &self.rules, &mut legal);
         if !legal.contains(&play) {
             return Err(RefereeError::Illegal(format!(
                 "{play:?} by seat {seat} on {:?}",
-                self.trick.table
+                trick.table
             )));
         }
-        let rules = self.rules;
-        let revolution_before = self.trick.revolution;
-        let covered = self.trick.table;
-        self.hands[seat] = self.hands[seat].difference(play.cards());
-        self.played = self.played.union(play.cards());
         self.log.push(LogEntryInput {
             seat: seat as u32,
             cards: play.cards().iter().map(|c| u32::from(c.id())).collect(),
         });
-        self.events.push(Event::Played(seat, play));
-
-        // Lock (3.12.3) and the lone joker's unlock (3.12.2).
-        if play.is_lone_joker() {
-            if self.trick.lock != 0 {
-                self.events.push(Event::LockRemoved);
-            }
-            self.trick.lock = 0;
-        } else if let Some(below) = covered
-            && rules.suit_lock
-            && self.trick.lock == 0
-            && play.suits() != 0
-            && below.suits() == play.suits()
-        {
-            self.trick.lock = play.suits();
-            self.events.push(Event::Locked(play.suits()));
-        }
-        self.trick.table = Some(play);
-        self.owner = seat;
-        if !rules.pass_locks_out {
-            self.passed.iter_mut().for_each(|p| *p = false);
-        }
-        if play.is_revolution(&rules) {
-            self.trick.revolution = !self.trick.revolution;
-            self.events.push(Event::Revolution(self.trick.revolution));
-        }
-        if play.is_jack_back(&rules) && !self.trick.jack_back {
-            self.trick.jack_back = true;
-            self.events.push(Event::JackBack);
-        }
-        let eight_cut = play.is_eight_cut(&rules);
-        let spade3_return = covered.is_some_and(|c| c.is_lone_joker()) && play.is_spade3();
-
-        // Going out: foul or legal finish (and miyako-ochi).
-        if self.hands[seat].is_empty() {
-            self.out[seat] = true;
-            if rules.forbidden_finishes && play.is_forbidden_finish(revolution_before) {
-                self.fouls.push(seat);
-                self.events.push(Event::Foul(seat));
-            } else {
-                self.finishers.push(seat);
-                self.events.push(Event::Finished(seat));
-                if !self.legal_finish_seen {
-                    self.legal_finish_seen = true;
-                    if rules.miyako_ochi
-                        && self.game >= 2
-                        && let Some(d) = self.seat_with(Title::Daifugo)
-                        && d != seat
-                        && !self.out[d]
-                    {
-                        self.out[d] = true;
-                        self.passed[d] = false;
-                        self.discarded = self.discarded.union(self.hands[d]);
-                        self.hands[d] = CardSet::EMPTY;
-                        self.miyako = Some(d);
-                        self.events.push(Event::MiyakoOchi(d));
-                    }
-                }
-            }
-        }
-        if self.active_count() <= 1 {
+        let events = &mut self.events;
+        self.position
+            .apply_with(DaifugoDecision::Play(play), &mut |e| events.push(e));
+        if self.position.is_over() {
             self.finish_game();
-            return Ok(());
-        }
-        if eight_cut {
-            self.events.push(Event::EightCut);
-            self.clear(seat);
-        } else if spade3_return {
-            self.events.push(Event::Spade3Return);
-            self.clear(seat);
-        } else {
-            let clear_now = if rules.self_follow && !self.out[seat] {
-                false
-            } else {
-                self.all_passed_except(Some(seat))
-            };
-            if clear_now {
-                self.clear(seat);
-            } else {
-                self.turn = self
-                    .next_to_move_after(seat)
-                    .expect("someone can still move");
-            }
         }
         Ok(())
     }
 
     fn finish_game(&mut self) {
-        let mut places = self.finishers.clone();
-        if let Some(last) = (0..self.players).find(|&s| !self.out[s]) {
-            places.push(last);
-        }
-        places.extend(self.miyako);
-        places.extend(self.fouls.iter().rev());
+        let places = self.position.places().expect("the game is over").to_vec();
         debug_assert_eq!(places.len(), self.players);
         for (i, &seat) in places.iter().enumerate() {
             self.points[seat] += points_for_place(i + 1, self.players);
         }
         self.result = Some(GameResult {
             places,
-            finishers: self.finishers.clone(),
-            fouls: self.fouls.clone(),
-            miyako_ochi: self.miyako,
+            finishers: self.position.finishers().to_vec(),
+            fouls: self.position.fouls().to_vec(),
+            miyako_ochi: self.position.miyako_ochi(),
         });
         self.phase = GamePhase::Over;
         self.events.push(Event::GameOver);
@@ -778,16 +619,21 @@ impl Referee {
     /// Verifies the card accounting and state consistency; the error says what broke.
     pub fn check_invariants(&self) -> Result<(), String> {
         let deck = CardSet::deck(self.rules.jokers);
+        let position = &self.position;
+        let hands = position.hands();
         let mut all = CardSet::EMPTY;
         let mut count = 0;
-        for (i, hand) in self.hands.iter().enumerate() {
+        for (i, hand) in hands.iter().enumerate() {
             if !hand.is_disjoint(all) {
                 return Err(format!("hand {i} shares a card with another hand"));
             }
             all = all.union(*hand);
             count += hand.len();
         }
-        for (name, set) in [("played", self.played), ("discarded", self.discarded)] {
+        for (name, set) in [
+            ("played", position.played()),
+            ("discarded", position.discarded()),
+        ] {
             if !set.is_disjoint(all) {
                 return Err(format!("{name} cards overlap the hands"));
             }
@@ -801,36 +647,33 @@ impl Referee {
             ));
         }
         if self.phase == GamePhase::Play {
-            for s in 0..self.players {
-                if self.out[s] != self.hands[s].is_empty() {
+            for (s, hand) in hands.iter().enumerate() {
+                if position.is_out(s) != hand.is_empty() {
                     return Err(format!(
-                        "seat {s}: out = {} with {:?}",
-                        self.out[s], self.hands[s]
+                        "seat {s}: out = {} with {hand:?}",
+                        position.is_out(s)
                     ));
                 }
-                if self.out[s] && self.passed[s] {
+                if position.is_out(s) && position.has_passed(s) {
                     return Err(format!("seat {s} is out and passed"));
                 }
             }
-            if self.out[self.turn] || self.passed[self.turn] {
-                return Err(format!("seat {} to act is out or passed", self.turn));
+            let turn = position.turn;
+            if position.is_out(turn) || position.has_passed(turn) {
+                return Err(format!("seat {turn} to act is out or passed"));
             }
-            if self.trick.lock != 0
-                && self
-                    .trick
-                    .table
-                    .is_none_or(|t| t.suits() != self.trick.lock)
-            {
+            let trick = position.trick();
+            if trick.lock != 0 && trick.table.is_none_or(|t| t.suits() != trick.lock) {
                 return Err("lock without a matching top play".into());
             }
             // Each seat's unseen cards equal the others' counts plus the discards.
-            for s in 0..self.players {
-                let unseen = deck.difference(self.hands[s]).difference(self.played);
+            for (s, hand) in hands.iter().enumerate() {
+                let unseen = deck.difference(*hand).difference(position.played());
                 let others: usize = (0..self.players)
                     .filter(|&o| o != s)
-                    .map(|o| self.hands[o].len())
+                    .map(|o| hands[o].len())
                     .sum();
-                if unseen.len() != others + self.discarded.len() {
+                if unseen.len() != others + position.discarded().len() {
                     return Err(format!("seat {s}: unseen cards do not match the counts"));
                 }
             }

@@ -7,8 +7,8 @@
 //! It is `Copy` and holds no log, so a search clones one per iteration for free.
 
 use super::Dalmuti;
-use super::bots::DalmutiDecision;
 use super::cards::{Cards, Rank};
+use super::decision::DalmutiDecision;
 use super::moves::for_each_legal_play;
 use super::turn::{Action, MAX_PLAYERS, TurnState};
 use super::view::{DalmutiView, Phase};
