@@ -2,7 +2,7 @@
 //! one whole easy game.
 
 use climbot::daifugo::Daifugo;
-use climbot::daifugo::bots::easy::{EasyPolicy, choose_play};
+use climbot::daifugo::bots::easy::{EasyBot, choose_play};
 use climbot::daifugo::cards::CardSet;
 use climbot::daifugo::moves::{Trick, legal_plays};
 use climbot::daifugo::referee::play_match;
@@ -37,7 +37,7 @@ fn benches(c: &mut Criterion) {
         })
     });
 
-    let easy = EasyPolicy;
+    let easy = EasyBot;
     let policies: Vec<&dyn Policy<Daifugo>> = vec![&easy; 4];
     let reference = play_match(&policies, 1, 42, rules).unwrap();
     c.bench_function("daifugo/easy_game_4p_checked", |b| {

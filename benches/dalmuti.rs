@@ -2,7 +2,7 @@
 
 use climbot::bot::DecisionContext;
 use climbot::dalmuti::Dalmuti;
-use climbot::dalmuti::bots::easy::Easy;
+use climbot::dalmuti::bots::easy::EasyBot;
 use climbot::dalmuti::bots::hard::HARD;
 use climbot::dalmuti::is_legal;
 use climbot::dalmuti::moves::{PlayList, count_legal_plays};
@@ -50,7 +50,7 @@ fn easy_decision(c: &mut Criterion) {
     });
     c.bench_function("dalmuti/easy_decide_opening_6p", |b| {
         b.iter(|| {
-            let d = Easy.decide(black_box(&view), &mut DecisionContext::unbounded(0));
+            let d = EasyBot.decide(black_box(&view), &mut DecisionContext::unbounded(0));
             assert_eq!(d, expected);
             d
         })
@@ -58,7 +58,7 @@ fn easy_decision(c: &mut Criterion) {
 }
 
 fn whole_hand(c: &mut Criterion) {
-    let easy: &dyn Policy<Dalmuti> = &Easy;
+    let easy: &dyn Policy<Dalmuti> = &EasyBot;
     let policies = [easy; 5];
     let first = play_single_hand(&policies, 2, 42).unwrap();
     assert_eq!(first.points.iter().sum::<u32>(), 15);
@@ -104,7 +104,7 @@ fn hard_views() -> Vec<DalmutiView> {
                 views.push(view.clone());
                 HARD.decide(&view, &mut ctx)
             } else {
-                Easy.decide(&view, &mut ctx)
+                EasyBot.decide(&view, &mut ctx)
             };
             state.apply(d, "bench").unwrap();
         }

@@ -2,7 +2,7 @@
 //! over subsets and declarations), and the easy bot always answers legally.
 
 use climbot::bot::DecisionContext;
-use climbot::daifugo::bots::baselines::RandomPolicy;
+use climbot::daifugo::bots::baselines::RandomBot;
 use climbot::daifugo::bots::{easy, is_legal, legal_decisions};
 use climbot::daifugo::cards::{Card, CardSet};
 use climbot::daifugo::moves::{Trick, legal_plays, reference_legal_plays};
@@ -96,7 +96,7 @@ proptest! {
                 // Drive the game with random decisions so easy sees varied views.
                 let mut ctx = DecisionContext::unbounded(seed.wrapping_add(steps as u64));
                 let decision = if steps < random_steps {
-                    RandomPolicy.decide(&view, &mut ctx)
+                    RandomBot.decide(&view, &mut ctx)
                 } else {
                     answer
                 };

@@ -81,7 +81,7 @@ fn pass_round(referee: &mut Referee) {
 
 fn finish_with_autoplay(referee: &mut Referee) {
     while referee.to_act().is_some() {
-        referee.autoplay(&easy::EasyPolicy).unwrap();
+        referee.autoplay(&easy::EasyBot).unwrap();
         referee.check_invariants().unwrap();
     }
 }
@@ -420,7 +420,7 @@ fn exchange_follows_3_12_9() {
     // The easy give-back: the weakest card, ♠ first among equal ranks.
     let v = r.view(1).unwrap();
     assert_eq!(easy::decide(&v), DaifugoDecision::Exchange(set("♦4")));
-    r.autoplay(&easy::EasyPolicy).unwrap();
+    r.autoplay(&easy::EasyBot).unwrap();
     assert_eq!(r.hands()[2], set("♥Q ♥A ♦4"));
     assert_eq!(r.hands()[3], set("♣3 ♠5 ♦5 ♥2 ♠3"));
     assert_eq!(r.phase(), GamePhase::Play);
@@ -435,8 +435,8 @@ fn exchange_follows_3_12_9() {
         &["", "♦4 ♣4", "♥Q ♠A ♥A", "♣3 ♠5 ♦5 joker ♥2"],
     );
     let mut u = u;
-    u.autoplay(&easy::EasyPolicy).unwrap();
-    u.autoplay(&easy::EasyPolicy).unwrap();
+    u.autoplay(&easy::EasyBot).unwrap();
+    u.autoplay(&easy::EasyBot).unwrap();
     let d3 = (0..4)
         .find(|&s| u.hands()[s].contains(Card::DIAMOND_3))
         .unwrap();
@@ -713,6 +713,6 @@ fn the_timeout_autoplay_is_the_easy_bot() {
     for _ in 0..20 {
         let Some(seat) = r.to_act() else { break };
         let expected = easy::decide(&r.view(seat).unwrap());
-        assert_eq!(r.autoplay(&easy::EasyPolicy).unwrap(), expected);
+        assert_eq!(r.autoplay(&easy::EasyBot).unwrap(), expected);
     }
 }

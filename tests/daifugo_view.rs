@@ -1,7 +1,7 @@
 //! The validated view: every rejection names its exact field.
 
 use climbot::daifugo::bots::DaifugoDecision;
-use climbot::daifugo::bots::easy::EasyPolicy;
+use climbot::daifugo::bots::easy::EasyBot;
 use climbot::daifugo::cards::{Card, CardSet};
 use climbot::daifugo::plays::{Play, PlayKind};
 use climbot::daifugo::referee::Referee;
@@ -169,7 +169,7 @@ fn finished_games_and_exchange_views_are_checked() {
     let mut referee = Referee::new(RuleSet::house(), 4).unwrap();
     referee.start_game_seeded(3);
     while referee.to_act().is_some() {
-        referee.autoplay(&EasyPolicy).unwrap();
+        referee.autoplay(&EasyBot).unwrap();
     }
     let mut input = referee.view_input(0);
     input.seats.iter_mut().for_each(|s| s.passed = false);

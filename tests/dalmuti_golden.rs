@@ -3,7 +3,7 @@
 //! revolutions, taxes and scoring.
 
 use climbot::dalmuti::Dalmuti;
-use climbot::dalmuti::bots::easy::Easy;
+use climbot::dalmuti::bots::easy::EasyBot;
 use climbot::dalmuti::referee::{HandState, pending_tax, play_hand};
 use climbot::dalmuti::turn::{Action, Title, points_for_place};
 use climbot::dalmuti::view::{Phase, Revolution};
@@ -130,7 +130,7 @@ fn lead_after_going_out_and_re_entry_after_a_pass() {
         "seat 2 passed on the 12s, the 11s and the 10, and still played the 1"
     );
     // Finish with easy bots and check the scores: 4 + 3 + 2 + 1.
-    let easy: &dyn Policy<Dalmuti> = &Easy;
+    let easy: &dyn Policy<Dalmuti> = &EasyBot;
     let result = play_hand(s, &[easy; 4], 9).unwrap();
     assert_eq!(result.finishing_order[0], 0);
     assert_eq!(
@@ -153,7 +153,7 @@ fn greater_revolution_mirrors_seats_and_skips_taxes() {
     assert_eq!(s.to_act(), Some((3, Phase::Revolution)));
     let v = s.view().unwrap().unwrap();
     assert_eq!(v.title(), Title::GreaterPeon);
-    assert_eq!(Easy.name(), "easy");
+    assert_eq!(EasyBot.name(), "easy");
     act(&mut s, DalmutiDecision::Revolution(true));
     assert_eq!(
         s.revolution(),
@@ -193,7 +193,7 @@ fn revolution_by_the_lesser_peon_cancels_taxes_and_keeps_titles() {
     assert_eq!(s.to_act(), Some((2, Phase::Revolution)));
     let v = s.view().unwrap().unwrap();
     assert_eq!(
-        Easy.decide(&v, &mut climbot::bot::DecisionContext::unbounded(0)),
+        EasyBot.decide(&v, &mut climbot::bot::DecisionContext::unbounded(0)),
         DalmutiDecision::Revolution(true)
     );
     act(&mut s, DalmutiDecision::Revolution(true));
@@ -216,7 +216,7 @@ fn revolution_by_the_lesser_peon_cancels_taxes_and_keeps_titles() {
     let s1 = state(&deal, 1);
     let v1 = s1.view().unwrap().unwrap();
     assert_eq!(
-        Easy.decide(&v1, &mut climbot::bot::DecisionContext::unbounded(0)),
+        EasyBot.decide(&v1, &mut climbot::bot::DecisionContext::unbounded(0)),
         DalmutiDecision::Revolution(false)
     );
 }
@@ -246,12 +246,12 @@ fn taxes_move_the_best_cards_and_the_easy_returns() {
     // different ranks C(7,2) = 21, plus a pair of one rank for the 6 ranks held twice
     // or more (2, 3, 4, 5, 6, 7; the 2 received makes two 2s) = 27.
     assert_eq!(legal_decisions(&v).len(), 27);
-    let easy = Easy.decide(&v, &mut climbot::bot::DecisionContext::unbounded(0));
+    let easy = EasyBot.decide(&v, &mut climbot::bot::DecisionContext::unbounded(0));
     assert_eq!(easy, DalmutiDecision::TaxReturn(cards(&[(7, 2)])));
     act(&mut s, easy);
     assert_eq!(pending_tax(&s).map(|t| (t.count, t.to)), Some((1, 2)));
     let v = s.view().unwrap().unwrap();
-    let easy = Easy.decide(&v, &mut climbot::bot::DecisionContext::unbounded(0));
+    let easy = EasyBot.decide(&v, &mut climbot::bot::DecisionContext::unbounded(0));
     assert_eq!(easy, DalmutiDecision::TaxReturn(cards(&[(9, 1)])));
     act(&mut s, easy);
     assert_eq!(
@@ -292,7 +292,7 @@ fn scoring_is_players_still_holding_cards() {
         (1..=6).map(|k| points_for_place(k, 6)).collect::<Vec<_>>(),
         vec![6, 5, 4, 3, 2, 1]
     );
-    let easy: &dyn Policy<Dalmuti> = &Easy;
+    let easy: &dyn Policy<Dalmuti> = &EasyBot;
     let m = climbot::dalmuti::referee::play_match(&[easy; 5], 3, 11).unwrap();
     for h in &m.hands {
         let mut pts: Vec<u32> = h.finishing_order.iter().map(|&pl| h.points[pl]).collect();

@@ -4,7 +4,7 @@
 
 use climbot::bot::DecisionContext;
 use climbot::dalmuti::Dalmuti;
-use climbot::dalmuti::bots::easy::Easy;
+use climbot::dalmuti::bots::easy::EasyBot;
 use climbot::dalmuti::bots::hard::{HARD, NORMAL};
 use climbot::dalmuti::is_legal;
 use climbot::dalmuti::referee::{HandState, MATCH_HANDS, deal, decision_seed, play_match};
@@ -32,7 +32,7 @@ fn hard_and_normal_in_every_seat_play_legal_matches() {
 
 #[test]
 fn mixed_with_easy_is_legal_and_reproducible() {
-    let mix: Vec<&dyn Policy<Dalmuti>> = vec![&HARD, &Easy, &NORMAL, &Easy, &HARD];
+    let mix: Vec<&dyn Policy<Dalmuti>> = vec![&HARD, &EasyBot, &NORMAL, &EasyBot, &HARD];
     let a = play_match(&mix, 10, 42).unwrap_or_else(|e| panic!("{e}"));
     let b = play_match(&mix, 10, 42).unwrap();
     assert_eq!(a, b);

@@ -4,7 +4,7 @@
 use climbot::bot::DecisionContext;
 use climbot::dalmuti::Dalmuti;
 use climbot::dalmuti::bots::baselines::{RANDOM, SINGLES};
-use climbot::dalmuti::bots::easy::Easy;
+use climbot::dalmuti::bots::easy::EasyBot;
 use climbot::dalmuti::moves::{PlayList, for_each_legal_play, is_legal_play};
 use climbot::dalmuti::referee::{HandState, deal, decision_seed};
 use climbot::dalmuti::view::Phase;
@@ -49,7 +49,7 @@ proptest! {
             for k in 0..=12u8 {
                 for j in 0..=2u8 {
                     if let Ok(p) = Play::new(Rank::new(r).unwrap(), k, j)
-                        && hand.contains(p.cards())
+                        && hand.is_superset(p.cards())
                         && table.is_none_or(|t| p.size() == t.size() && p.rank() < t.rank())
                     {
                         brute.insert(key(p));
@@ -86,7 +86,7 @@ fn force_jesters(hands: &mut [Cards], seat: usize) {
 fn check_view(view: &DalmutiView, step: usize) -> Result<(), TestCaseError> {
     let legal = legal_decisions(view);
     prop_assert!(!legal.is_empty());
-    for policy in [&Easy as &dyn Policy<Dalmuti>, &SINGLES, &RANDOM] {
+    for policy in [&EasyBot as &dyn Policy<Dalmuti>, &SINGLES, &RANDOM] {
         let mut ctx = DecisionContext::unbounded(decision_seed(1, view));
         let d = policy.decide(view, &mut ctx);
         prop_assert!(
@@ -149,7 +149,7 @@ proptest! {
             check_view(&view, step)?;
             // Drive the hand with a mix: random most of the time, easy otherwise.
             let mut ctx = DecisionContext::unbounded(decision_seed(seed, &view));
-            let d = if step.is_multiple_of(3) { Easy.decide(&view, &mut ctx) } else { RANDOM.decide(&view, &mut ctx) };
+            let d = if step.is_multiple_of(3) { EasyBot.decide(&view, &mut ctx) } else { RANDOM.decide(&view, &mut ctx) };
             state.apply(d, "mix").map_err(|e| TestCaseError::fail(e.to_string()))?;
             step += 1;
             prop_assert!(step < 2000, "hand does not end");

@@ -4,7 +4,7 @@
 use climbot::bot::Difficulty;
 use climbot::dalmuti::Dalmuti;
 use climbot::dalmuti::bots::baselines::{RANDOM, SINGLES};
-use climbot::dalmuti::bots::easy::Easy;
+use climbot::dalmuti::bots::easy::EasyBot;
 use climbot::dalmuti::policy;
 use climbot::dalmuti::referee::{MATCH_HANDS, play_match};
 use climbot::game::Policy;
@@ -32,7 +32,8 @@ fn easy_matches_at_four_five_and_eight_players() {
 
 #[test]
 fn mixed_policies_play_legally() {
-    let mix: Vec<&dyn Policy<Dalmuti>> = vec![&Easy, &RANDOM, &SINGLES, &RANDOM, &Easy, &SINGLES];
+    let mix: Vec<&dyn Policy<Dalmuti>> =
+        vec![&EasyBot, &RANDOM, &SINGLES, &RANDOM, &EasyBot, &SINGLES];
     for seed in 0..3 {
         let m = play_match(&mix, MATCH_HANDS, 100 + seed).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(m.hands.len(), 20);
@@ -41,7 +42,7 @@ fn mixed_policies_play_legally() {
 
 #[test]
 fn matches_are_reproducible() {
-    let easy: &dyn Policy<Dalmuti> = &Easy;
+    let easy: &dyn Policy<Dalmuti> = &EasyBot;
     let a = play_match(&[easy, &RANDOM, easy, &RANDOM], 5, 77).unwrap();
     let b = play_match(&[easy, &RANDOM, easy, &RANDOM], 5, 77).unwrap();
     assert_eq!(a, b);

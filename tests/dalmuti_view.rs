@@ -1,7 +1,7 @@
 //! The validated view: every kind of bad input is refused with the exact field.
 
 use climbot::bot::DecisionContext;
-use climbot::dalmuti::bots::easy::Easy;
+use climbot::dalmuti::bots::easy::EasyBot;
 use climbot::dalmuti::referee::{HandState, deal, opening_view_input};
 use climbot::dalmuti::turn::Title;
 use climbot::dalmuti::view::{
@@ -19,7 +19,7 @@ fn mid_hand(players: usize, seed: u64, steps: usize) -> DalmutiViewInput {
     let mut s = HandState::new(&hands, &seating, &vec![3; players], 2, 18);
     for _ in 0..steps {
         let v = s.view().unwrap().expect("hand still running");
-        let d = Easy.decide(&v, &mut DecisionContext::unbounded(0));
+        let d = EasyBot.decide(&v, &mut DecisionContext::unbounded(0));
         s.apply(d, "easy").unwrap();
     }
     s.view_input().unwrap()
@@ -283,7 +283,7 @@ fn empty_hand_and_finished_hand() {
     let mut last = s.view_input().unwrap();
     while let Some(v) = s.view().unwrap() {
         last = s.view_input().unwrap();
-        let d = Easy.decide(&v, &mut DecisionContext::unbounded(0));
+        let d = EasyBot.decide(&v, &mut DecisionContext::unbounded(0));
         s.apply(d, "easy").unwrap();
     }
     // Append the final action to the last view: the log now ends the hand.

@@ -223,6 +223,11 @@ impl CardSet {
         self.0 & !other.0 == 0
     }
 
+    /// Whether every card of `other` is in `self`.
+    pub const fn is_superset(self, other: CardSet) -> bool {
+        other.is_subset(self)
+    }
+
     /// Whether the sets share no card.
     pub const fn is_disjoint(self, other: CardSet) -> bool {
         self.0 & other.0 == 0

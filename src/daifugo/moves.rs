@@ -104,7 +104,7 @@ pub fn for_each_play(hand: CardSet, shape: Option<(PlayKind, usize)>, mut f: imp
     }
     let jokers = &joker_buf[..joker_count];
     let want = |kind: PlayKind, len: usize| shape.is_none_or(|s| s == (kind, len));
-    // Singles.
+    // SinglesBot.
     if shape.is_none_or(|s| s.0 == PlayKind::Single) {
         for card in hand.naturals().iter() {
             f(Play::single(card));

@@ -88,7 +88,7 @@ impl fmt::Display for Rank {
 /// let hand = Cards::EMPTY.with(Rank::new(3).unwrap(), 2).with(Rank::JESTER, 1);
 /// assert_eq!(hand.len(), 3);
 /// assert_eq!(format!("{hand:?}"), "{3x2 Jx1}");
-/// assert!(Cards::FULL_DECK.contains(hand));
+/// assert!(Cards::FULL_DECK.is_superset(hand));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Cards([u8; 13]);
@@ -171,7 +171,7 @@ impl Cards {
     }
 
     /// True if every card of `other` is in `self` (multiset inclusion).
-    pub const fn contains(self, other: Cards) -> bool {
+    pub const fn is_superset(self, other: Cards) -> bool {
         let mut i = 0;
         while i < 13 {
             if other.0[i] > self.0[i] {
@@ -180,6 +180,11 @@ impl Cards {
             i += 1;
         }
         true
+    }
+
+    /// True if every card of `self` is in `other` (multiset inclusion).
+    pub const fn is_subset(self, other: Cards) -> bool {
+        other.is_superset(self)
     }
 
     /// The multiset sum.
@@ -195,7 +200,10 @@ impl Cards {
 
     /// The multiset difference; panics unless `self` contains `other`.
     pub fn difference(self, other: Cards) -> Cards {
-        assert!(self.contains(other), "{self:?} does not contain {other:?}");
+        assert!(
+            self.is_superset(other),
+            "{self:?} does not contain {other:?}"
+        );
         let mut out = self.0;
         for (o, x) in out.iter_mut().zip(other.0) {
             *o -= x;
@@ -345,7 +353,11 @@ mod tests {
         let mut seen = Vec::new();
         hand.for_each_subset(2, &mut |c| seen.push(c));
         assert_eq!(seen.len(), 4);
-        assert!(seen.iter().all(|c| c.len() == 2 && hand.contains(*c)));
+        assert!(seen.iter().all(|c| c.len() == 2 && hand.is_superset(*c)));
+        assert!(
+            seen.iter()
+                .all(|c| c.is_subset(hand) && !hand.is_subset(*c))
+        );
         seen.sort_by_key(|c| c.counts());
         seen.dedup();
         assert_eq!(seen.len(), 4);

@@ -57,7 +57,7 @@ pub fn is_legal(view: &DalmutiView, decision: &DalmutiDecision) -> bool {
         }
         (Phase::TaxReturn, DalmutiDecision::TaxReturn(c)) => view
             .tax_return()
-            .is_some_and(|t| c.len() == u32::from(t.count) && view.hand().contains(*c)),
+            .is_some_and(|t| c.len() == u32::from(t.count) && view.hand().is_superset(*c)),
         (Phase::Revolution, DalmutiDecision::Revolution(_)) => true,
         _ => false,
     }

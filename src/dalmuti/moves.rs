@@ -113,7 +113,7 @@ pub fn count_legal_plays(hand: Cards, table: Option<Play>) -> usize {
 
 /// True if `play` is legal from `hand` on `table`.
 pub fn is_legal_play(hand: Cards, table: Option<Play>, play: Play) -> bool {
-    hand.contains(play.cards()) && table.is_none_or(|t| play.beats(t))
+    hand.is_superset(play.cards()) && table.is_none_or(|t| play.beats(t))
 }
 
 #[cfg(test)]

@@ -170,6 +170,11 @@ impl TileSet {
         other.0 & !self.0 == 0
     }
 
+    /// True when every tile of `self` is in `other`.
+    pub const fn is_subset(self, other: TileSet) -> bool {
+        other.is_superset(self)
+    }
+
     /// True when the sets share no tile.
     pub const fn is_disjoint(self, other: TileSet) -> bool {
         self.0 & other.0 == 0

@@ -2,7 +2,7 @@
 
 use crate::bot::StableHasher;
 use crate::daifugo::Daifugo;
-use crate::daifugo::bots::easy::EasyPolicy;
+use crate::daifugo::bots::easy::EasyBot;
 use crate::daifugo::referee::{GameRecord, play_match};
 use crate::daifugo::rules::RuleSet;
 use crate::game::Policy;
@@ -79,7 +79,7 @@ pub fn run_easy_games(
 ) -> Result<Summary, String> {
     let match_length = u64::from(match_length.max(1));
     let matches = games.div_ceil(match_length);
-    let easy = EasyPolicy;
+    let easy = EasyBot;
     let policies: Vec<&dyn Policy<Daifugo>> = vec![&easy; players];
     let records: Vec<Vec<GameRecord>> = (0..matches)
         .into_par_iter()

@@ -13,9 +13,9 @@ use crate::game::Policy;
 /// Plays one card whenever it can: the weakest single that beats, or leads its weakest
 /// single; gives back its weakest cards.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct SinglesPolicy;
+pub struct SinglesBot;
 
-impl Policy<Daifugo> for SinglesPolicy {
+impl Policy<Daifugo> for SinglesBot {
     fn decide(&self, view: &DaifugoView, _ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
         match view.phase() {
             Phase::Exchange { give } => DaifugoDecision::Exchange(weakest_cards(view.hand(), give)),
@@ -39,9 +39,9 @@ impl Policy<Daifugo> for SinglesPolicy {
 
 /// A uniform draw among [`legal_decisions`], from the context's generator.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RandomPolicy;
+pub struct RandomBot;
 
-impl Policy<Daifugo> for RandomPolicy {
+impl Policy<Daifugo> for RandomBot {
     fn decide(&self, view: &DaifugoView, ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
         let decisions = legal_decisions(view);
         decisions[ctx.below(decisions.len())]

@@ -16,9 +16,9 @@ use std::cmp::Reverse;
 
 /// The easy policy (see [`decide`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct EasyPolicy;
+pub struct EasyBot;
 
-impl Policy<Daifugo> for EasyPolicy {
+impl Policy<Daifugo> for EasyBot {
     fn decide(&self, view: &DaifugoView, _ctx: &mut DecisionContext<'_>) -> DaifugoDecision {
         decide(view)
     }

@@ -14,7 +14,7 @@ use crate::game::{Game, Policy, served_bot};
 /// The policy serving `difficulty`, if this game has it (only Easy so far).
 pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Daifugo>> {
     match difficulty {
-        Difficulty::Easy => Some(&easy::EasyPolicy),
+        Difficulty::Easy => Some(&easy::EasyBot),
         _ => None,
     }
 }
@@ -22,8 +22,8 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Daifugo>> {
 /// A bot by arena name: the served levels and the baselines `singles` and `random`.
 pub fn by_name(name: &str) -> Option<Box<dyn Policy<Daifugo>>> {
     match name {
-        "singles" => Some(Box::new(baselines::SinglesPolicy)),
-        "random" => Some(Box::new(baselines::RandomPolicy)),
+        "singles" => Some(Box::new(baselines::SinglesBot)),
+        "random" => Some(Box::new(baselines::RandomBot)),
         other => served_bot::<Daifugo>(other),
     }
 }

@@ -13,9 +13,9 @@ use crate::game::Policy;
 /// an empty table, its worst single (a Jester only if nothing else is left); otherwise
 /// it passes. Tax returns and revolutions follow the easy bot.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Singles;
+pub struct SinglesBot;
 
-impl Policy<Dalmuti> for Singles {
+impl Policy<Dalmuti> for SinglesBot {
     fn decide(&self, view: &DalmutiView, _ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
         let hand = view.hand();
         match view.phase() {
@@ -54,9 +54,9 @@ impl Policy<Dalmuti> for Singles {
 
 /// A uniformly random legal decision, drawn with the context's generator.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RandomPolicy;
+pub struct RandomBot;
 
-impl Policy<Dalmuti> for RandomPolicy {
+impl Policy<Dalmuti> for RandomBot {
     fn decide(&self, view: &DalmutiView, ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
         let all = legal_decisions(view);
         all[ctx.below(all.len())]
@@ -68,6 +68,6 @@ impl Policy<Dalmuti> for RandomPolicy {
 }
 
 /// The `singles` baseline.
-pub static SINGLES: Singles = Singles;
+pub static SINGLES: SinglesBot = SinglesBot;
 /// The `random` baseline.
-pub static RANDOM: RandomPolicy = RandomPolicy;
+pub static RANDOM: RandomBot = RandomBot;

@@ -12,7 +12,7 @@ use crate::game::Policy;
 
 /// The easy bot (the baseline and the timeout autoplay).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Easy;
+pub struct EasyBot;
 
 /// The easy lead: the worst numbered rank held, all its cards, no Jesters; a hand of
 /// only Jesters leads them all. Panics on an empty hand.
@@ -74,7 +74,7 @@ pub fn easy_decision(view: &DalmutiView) -> DalmutiDecision {
     }
 }
 
-impl Policy<Dalmuti> for Easy {
+impl Policy<Dalmuti> for EasyBot {
     fn decide(&self, view: &DalmutiView, _ctx: &mut DecisionContext<'_>) -> DalmutiDecision {
         easy_decision(view)
     }

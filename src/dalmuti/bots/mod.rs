@@ -21,9 +21,9 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
     let mut parts = name.split('/');
     let base = parts.next()?;
     let mut bot = match base {
-        "easy" => return Some(Box::new(easy::Easy)),
-        "singles" => return Some(Box::new(baselines::Singles)),
-        "random" => return Some(Box::new(baselines::RandomPolicy)),
+        "easy" => return Some(Box::new(easy::EasyBot)),
+        "singles" => return Some(Box::new(baselines::SinglesBot)),
+        "random" => return Some(Box::new(baselines::RandomBot)),
         "hard" => hard::HardBot::hard(),
         "normal" => hard::HardBot::normal(),
         _ => return None,
@@ -75,7 +75,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
 /// ```
 pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Dalmuti>> {
     match difficulty {
-        Difficulty::Easy => Some(&easy::Easy),
+        Difficulty::Easy => Some(&easy::EasyBot),
         Difficulty::Normal => Some(&hard::NORMAL),
         Difficulty::Hard => Some(&hard::HARD),
         Difficulty::Expert => None,
