@@ -26,6 +26,8 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// One decision of a seat (a pass, a play, or a phase's special choice).
     type Decision: Copy + Eq + Debug + Send + Sync + 'static;
 
+    /// The seat the view belongs to.
+    fn seat(view: &Self::View) -> usize;
     /// Every legal decision of the view, in the game's documented order
     /// (`docs/architecture.md`).
     fn legal_decisions(view: &Self::View) -> Vec<Self::Decision>;

@@ -133,8 +133,8 @@ pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String>
     let expert = ("expert", pb::Difficulty::Expert, Some(EXPERT_BUDGET_MS));
     let games = [
         ("lexio", lexio_views(seed)?, vec![easy, expert]),
-        ("dalmuti", dalmuti_views(seed)?, vec![easy]),
-        ("daifugo", daifugo_views(seed)?, vec![easy]),
+        ("dalmuti", dalmuti_views(seed)?, vec![easy, expert]),
+        ("daifugo", daifugo_views(seed)?, vec![easy, expert]),
     ];
     for (game, views, levels) in games {
         for (level, difficulty, budget_ms) in levels {
@@ -415,8 +415,12 @@ mod tests {
                 "lexio_expert_lead",
                 "dalmuti_easy_follow",
                 "dalmuti_easy_lead",
+                "dalmuti_expert_follow",
+                "dalmuti_expert_lead",
                 "daifugo_easy_follow",
                 "daifugo_easy_lead",
+                "daifugo_expert_follow",
+                "daifugo_expert_lead",
                 "health",
                 "health_botservice"
             ]
@@ -509,7 +513,7 @@ mod tests {
     fn written_files_are_the_three_shapes() {
         let dir = std::env::temp_dir().join(format!("climbot-payloads-{}", std::process::id()));
         let written = write_payloads(&dir, 1).unwrap();
-        assert_eq!(written.len(), 10 * 3);
+        assert_eq!(written.len(), 14 * 3);
         let bin = std::fs::read(dir.join("lexio_easy_lead.bin")).unwrap();
         let framed = std::fs::read(dir.join("lexio_easy_lead.h2load.bin")).unwrap();
         assert_eq!(framed, grpc_frame(&bin));

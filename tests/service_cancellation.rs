@@ -21,7 +21,7 @@ async fn cancelling_the_call_stops_the_search() {
     config.max_budget = Duration::from_secs(10);
     let server = start(config).await;
 
-    let mut long = select(lead_view(), pb::Difficulty::Expert);
+    let mut long = select(undecided_view(), pb::Difficulty::Expert);
     long.budget_ms = Some(5_000);
     let mut client = server.client().await;
     let call = tokio::spawn(async move { client.select_play(long).await });
@@ -54,7 +54,7 @@ async fn cancelling_the_call_stops_the_search() {
 
     // The only slot is free again: a short call is served, not refused.
     let mut client = server.client().await;
-    let mut short = select(lead_view(), pb::Difficulty::Expert);
+    let mut short = select(undecided_view(), pb::Difficulty::Expert);
     short.budget_ms = Some(50);
     let response = client.select_play(short).await.expect("the slot was freed");
     assert!(response.into_inner().decision.is_some());

@@ -344,7 +344,6 @@ async fn missing_levels_are_unimplemented() {
     for (difficulty, name) in [
         (pb::Difficulty::Normal, "normal"),
         (pb::Difficulty::Hard, "hard"),
-        (pb::Difficulty::Expert, "expert"),
     ] {
         let status = client
             .select_play(select(wire.clone(), difficulty))

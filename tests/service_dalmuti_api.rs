@@ -16,7 +16,6 @@ use climbot::service::{GameId, derive_seed};
 use common::*;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
-use tonic::Code;
 
 const PLAYERS: usize = 5;
 
@@ -268,31 +267,37 @@ async fn normal_and_hard_answer_their_in_process_decision_with_explanations() {
 }
 
 #[tokio::test]
-async fn missing_levels_are_unimplemented_naming_game_and_level() {
+async fn expert_answers_every_phase_with_its_in_process_decision() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
-    let views = phase_views();
-    for (difficulty, level) in [(pb::Difficulty::Expert, "expert")] {
-        for (name, view) in [&views[0], &views[3], &views[5]] {
-            let status = client
-                .select_play(select_dalmuti(view, difficulty))
-                .await
-                .unwrap_err();
-            assert_eq!(status.code(), Code::Unimplemented, "{name}: {status:?}");
-            assert_eq!(
-                status.message(),
-                format!("dalmuti has no {level} bot yet"),
-                "{name}"
+    let expert = policy(Difficulty::Expert).expect("served");
+    let hard = policy(Difficulty::Hard).expect("served");
+    for (name, view) in phase_views() {
+        let seed = derive_seed(GameId::Dalmuti, view.fingerprint(), Difficulty::Expert);
+        let mut ctx = DecisionContext::unbounded(seed).with_max_iterations(Some(200));
+        let expected = expert.decide(&view, &mut ctx);
+        let mut request = select_dalmuti(&view, pb::Difficulty::Expert);
+        request.explain = true;
+        request.max_iterations = Some(200);
+        request.budget_ms = Some(10_000);
+        let r = client.select_play(request).await.unwrap().into_inner();
+        assert_eq!(r.seed, seed, "{name}");
+        assert_eq!(decision_of(&r), decision_to_wire(&expected), "{name}");
+        assert_eq!(r.search_iterations, ctx.work().iterations, "{name}");
+        assert!(legal_decisions(&view).contains(&expected), "{name}");
+        assert!(!r.explanation.is_empty(), "{name}: no candidates");
+        if view.phase() == Phase::Play {
+            assert!(
+                r.search_iterations > 0,
+                "{name}: the play phase is searched"
             );
+        } else {
+            // The tax return and the revolution choice are the hard evaluation's.
+            assert_eq!(r.search_iterations, 0, "{name}");
+            let hard_choice = hard.decide(&view, &mut DecisionContext::unbounded(seed));
+            assert_eq!(expected, hard_choice, "{name}");
         }
     }
-    // ListLegalPlays has no level and still answers.
-    client
-        .list_legal_plays(pb::ListLegalPlaysRequest {
-            view: Some(dalmuti_view(&views[0].1)),
-        })
-        .await
-        .unwrap();
 }
 
 #[tokio::test]

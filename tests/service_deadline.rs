@@ -19,7 +19,7 @@ async fn a_deadline_within_the_margin_is_refused_at_once() {
     let t0 = Instant::now();
     let status = client
         .select_play(with_timeout(
-            select(lead_view(), pb::Difficulty::Expert),
+            select(undecided_view(), pb::Difficulty::Expert),
             Duration::from_millis(8),
         ))
         .await
@@ -49,7 +49,7 @@ async fn tiny_timeouts_are_answered_on_time_or_refused() {
         let t0 = Instant::now();
         let result = client
             .select_play(with_timeout(
-                select(lead_view(), pb::Difficulty::Expert),
+                select(undecided_view(), pb::Difficulty::Expert),
                 timeout,
             ))
             .await;
@@ -87,7 +87,7 @@ async fn tiny_timeouts_are_answered_on_time_or_refused() {
 async fn budget_ms_caps_the_search_below_the_deadline() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
-    let mut request = select(lead_view(), pb::Difficulty::Expert);
+    let mut request = select(undecided_view(), pb::Difficulty::Expert);
     request.budget_ms = Some(40);
     let t0 = Instant::now();
     let response = client
@@ -112,7 +112,7 @@ async fn budget_ms_caps_the_search_below_the_deadline() {
 async fn zero_budget_is_invalid() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
-    let mut request = select(lead_view(), pb::Difficulty::Expert);
+    let mut request = select(undecided_view(), pb::Difficulty::Expert);
     request.budget_ms = Some(0);
     let status = client.select_play(request).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);

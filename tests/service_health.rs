@@ -50,7 +50,7 @@ async fn serving_then_not_serving_while_draining() {
 
     // A call in flight when the signal comes.
     let mut client = server.client().await;
-    let mut long = select(lead_view(), pb::Difficulty::Expert);
+    let mut long = select(undecided_view(), pb::Difficulty::Expert);
     long.budget_ms = Some(1_000);
     let in_flight = tokio::spawn(async move { client.select_play(long).await });
     tokio::time::sleep(Duration::from_millis(100)).await;

@@ -13,7 +13,7 @@ async fn a_full_server_sheds_load_with_resource_exhausted() {
     config.decision_slots = 1;
     let server = start(config).await;
 
-    let mut busy = select(lead_view(), pb::Difficulty::Expert);
+    let mut busy = select(undecided_view(), pb::Difficulty::Expert);
     busy.budget_ms = Some(1_200);
     let mut client = server.client().await;
     let holder = tokio::spawn(async move { client.select_play(busy).await });
@@ -25,7 +25,7 @@ async fn a_full_server_sheds_load_with_resource_exhausted() {
     );
     let mut client = server.client().await;
     // Waiting for the slot uses up a 100 ms budget.
-    let mut waiting = select(lead_view(), pb::Difficulty::Expert);
+    let mut waiting = select(undecided_view(), pb::Difficulty::Expert);
     waiting.budget_ms = Some(100);
     let t0 = Instant::now();
     let status = client.select_play(waiting).await.unwrap_err();

@@ -70,7 +70,7 @@ async fn sigterm_lets_the_in_flight_call_finish_then_exits_0() {
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
-    let mut long = select(lead_view(), pb::Difficulty::Expert);
+    let mut long = select(undecided_view(), pb::Difficulty::Expert);
     long.budget_ms = Some(1_500);
     let call = tokio::spawn(async move { client.select_play(long).await });
     tokio::time::sleep(Duration::from_millis(300)).await;

@@ -16,6 +16,10 @@
 
 use crate::bot::DecisionContext;
 use crate::game::{Simulation, determinize};
+
+pub mod expert;
+
+pub use expert::{ExpertBot, Searchable};
 use rand_chacha::ChaCha8Rng;
 
 /// The search's tunable settings.
@@ -84,11 +88,22 @@ struct Runner {
     in_race: bool,
 }
 
-/// Searches the view's decision. `limit` caps the playouts; `weight` is the knowledge
-/// hook of [`determinize`]; `playout` chooses an action for the seat to act in a
-/// playout (it may draw from the generator). Returns `None` when the view's phase has
-/// no position to search ([`Simulation::position`] is `None`), when the view has no
-/// legal decision, or when the budget ended before the first round was complete.
+/// Why a search has no answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoResult {
+    /// The view's phase has no position to search ([`Simulation::position`] is
+    /// `None`), or the view has no legal decision.
+    NoPosition,
+    /// The budget ended before the first round was complete.
+    NoTime,
+}
+
+/// Searches the view's decision for `seat` (the view's). `limit` caps the playouts;
+/// `weight` is the knowledge hook of [`determinize`]; `playout` chooses an action for
+/// the seat to act in a playout (it may draw from the generator).
+///
+/// With neither a `limit` nor a budget that ends, a search between candidates that
+/// never separate would not end: callers without a budget set a limit.
 pub fn search<G: Simulation>(
     view: &G::View,
     seat: usize,
@@ -97,10 +112,10 @@ pub fn search<G: Simulation>(
     limit: Option<u64>,
     weight: &dyn Fn(&G::Deal) -> f64,
     playout: &Playout<G>,
-) -> Option<SearchResult<G::Decision>> {
+) -> Result<SearchResult<G::Decision>, NoResult> {
     let decisions = G::legal_decisions(view);
     if decisions.is_empty() {
-        return None;
+        return Err(NoResult::NoPosition);
     }
     let mut runners: Vec<Runner> = decisions
         .iter()
@@ -122,7 +137,7 @@ pub fn search<G: Simulation>(
             break;
         }
         let deal = determinize::<G>(view, ctx.rng(), weight, settings.deal_tries);
-        let start = G::position(view, &deal)?;
+        let start = G::position(view, &deal).ok_or(NoResult::NoPosition)?;
         for &i in &racing {
             if limit.is_some_and(|l| iterations >= l) || ctx.should_stop() {
                 break 'rounds;
@@ -152,7 +167,7 @@ pub fn search<G: Simulation>(
     // The racing candidates have played the same completed rounds.
     let completed = runners[racing[0]].outcomes.len();
     if completed == 0 {
-        return None;
+        return Err(NoResult::NoTime);
     }
     let best = *racing
         .iter()
@@ -172,7 +187,7 @@ pub fn search<G: Simulation>(
             in_race: r.in_race,
         })
         .collect();
-    Some(SearchResult {
+    Ok(SearchResult {
         decision: decisions[best],
         candidates,
         iterations,
@@ -259,6 +274,10 @@ mod tests {
         const BOT_NAMES: &'static str = "";
         type View = Pile;
         type Decision = u32;
+
+        fn seat(view: &Pile) -> usize {
+            view.to_act
+        }
 
         fn legal_decisions(view: &Pile) -> Vec<u32> {
             (1..=view.tokens.min(2)).collect()
@@ -386,7 +405,7 @@ mod tests {
             &|_| 1.0,
             &random_playout,
         );
-        assert_eq!(result, None);
+        assert_eq!(result, Err(NoResult::NoTime));
     }
 
     #[test]

@@ -162,6 +162,35 @@ pub fn lead_view() -> pb::LexioView {
     }
 }
 
+/// A view whose EXPERT search never settles, so that it runs until its budget: 4
+/// players, seat 0 holds only sun 2 and moon 2 (the two best singles) with star 3 on the
+/// table. Playing either 2 wins the trick and then goes out with the other: the two
+/// candidates end every playout the same way, so neither can be eliminated.
+pub fn undecided_view() -> pb::LexioView {
+    let hand = vec![t(2, SUN), t(2, MOON)];
+    // Everything but the hand and 30 hidden tiles has been played: star 3 last.
+    let mut played: Vec<pb::Tile> = Vec::new();
+    for number in [3, 4, 5, 6, 7] {
+        for suit in [CLOUD, STAR, MOON, SUN] {
+            if played.len() < 20 && !(number == 3 && suit == STAR) {
+                played.push(t(number, suit));
+            }
+        }
+    }
+    played.push(t(3, STAR));
+    pb::LexioView {
+        player_count: 4,
+        seat: 0,
+        hand,
+        table: vec![t(3, STAR)],
+        seats: vec![seat(2), seat(9), seat(10), seat(11)],
+        played,
+        log: vec![],
+        round: 1,
+        scores: vec![0, 0, 0, 0],
+    }
+}
+
 /// 4 players, seat 1 has led star 3 (logged); seat 2 holds a mixed hand and must beat it.
 pub fn follow_view() -> pb::LexioView {
     let hand = vec![

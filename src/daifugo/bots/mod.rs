@@ -3,6 +3,7 @@
 
 pub mod baselines;
 pub mod easy;
+mod expert;
 
 pub use super::decision::{DaifugoDecision, is_legal, legal_decisions};
 
@@ -10,17 +11,26 @@ use super::Daifugo;
 use super::view::DaifugoView;
 use crate::bot::Difficulty;
 use crate::game::{Game, Policy, served_bot};
+use crate::search::ExpertBot;
 
-/// The policy serving `difficulty`, if this game has it (only Easy so far).
+static EXPERT: ExpertBot<Daifugo> = ExpertBot::served();
+
+/// The policy serving `difficulty`, if this game has it: Easy and Expert (the search;
+/// Normal and Hard are not built yet).
 pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Daifugo>> {
     match difficulty {
         Difficulty::Easy => Some(&easy::EasyBot),
+        Difficulty::Expert => Some(&EXPERT),
         _ => None,
     }
 }
 
-/// A bot by arena name: the served levels and the baselines `singles` and `random`.
+/// A bot by arena name: the served levels, `expert` with the search's overrides
+/// (`expert/iterations=400`), and the baselines `singles` and `random`.
 pub fn by_name(name: &str) -> Option<Box<dyn Policy<Daifugo>>> {
+    if let Some(expert) = crate::search::expert::by_name::<Daifugo>(name) {
+        return expert.ok().map(|b| Box::new(b) as Box<dyn Policy<Daifugo>>);
+    }
     match name {
         "singles" => Some(Box::new(baselines::SinglesBot)),
         "random" => Some(Box::new(baselines::RandomBot)),
@@ -30,9 +40,14 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Daifugo>>> {
 
 impl Game for Daifugo {
     const NAME: &'static str = "daifugo";
-    const BOT_NAMES: &'static str = "easy, singles, random";
+    const BOT_NAMES: &'static str =
+        "easy, expert, singles, random; expert takes overrides like expert/iterations=400";
     type View = DaifugoView;
     type Decision = DaifugoDecision;
+
+    fn seat(view: &DaifugoView) -> usize {
+        view.seat()
+    }
 
     fn legal_decisions(view: &DaifugoView) -> Vec<DaifugoDecision> {
         legal_decisions(view)

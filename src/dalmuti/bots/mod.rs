@@ -3,6 +3,7 @@
 
 pub mod baselines;
 pub mod easy;
+mod expert;
 pub mod hard;
 
 pub use super::decision::{DalmutiDecision, is_legal, legal_decisions};
@@ -11,13 +12,17 @@ use super::Dalmuti;
 use super::view::DalmutiView;
 use crate::bot::Difficulty;
 use crate::game::{Game, Policy};
+use crate::search::ExpertBot;
 
 /// A bot by name, for the arena and self-play: `easy`, `hard`, `normal`, `singles`,
 /// `random`, and `hard`/`normal` with weight overrides, e.g. `hard/tempo=0/hold=0.3`
 /// (names as in [`hard::Weights::with_override`], plus the ledger's `pass_factor=x`
 /// and `memory=n` tricks, 0 = full memory). `None` for an unknown name or a bad
-/// override.
+/// override. `expert` takes the search's overrides (`expert/iterations=400`).
 pub fn by_name(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
+    if let Some(expert) = crate::search::expert::by_name::<Dalmuti>(name) {
+        return expert.ok().map(|b| Box::new(b) as Box<dyn Policy<Dalmuti>>);
+    }
     let mut parts = name.split('/');
     let base = parts.next()?;
     let mut bot = match base {
@@ -51,7 +56,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
 
 /// The policy serving `difficulty`, if this game has it: Easy, Normal and Hard (the
 /// evaluation bot of seed 004; served because hard beats easy and normal lands
-/// between them on held-out arena seeds). Expert is not built.
+/// between them on held-out arena seeds), and Expert (the search of `crate::search`).
 ///
 /// The whole service path: wire-shaped input -> validated view -> policy -> decision.
 ///
@@ -71,22 +76,29 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
 /// assert!(is_legal(&view, &decision));
 /// assert!(candidates.iter().any(|c| c.action == decision));
 /// assert!(policy(Difficulty::Normal).is_some());
-/// assert!(policy(Difficulty::Expert).is_none());
+/// assert!(policy(Difficulty::Expert).is_some());
 /// ```
 pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Dalmuti>> {
     match difficulty {
         Difficulty::Easy => Some(&easy::EasyBot),
         Difficulty::Normal => Some(&hard::NORMAL),
         Difficulty::Hard => Some(&hard::HARD),
-        Difficulty::Expert => None,
+        Difficulty::Expert => Some(&EXPERT),
     }
 }
 
+static EXPERT: ExpertBot<Dalmuti> = ExpertBot::served();
+
 impl Game for Dalmuti {
     const NAME: &'static str = "dalmuti";
-    const BOT_NAMES: &'static str = "easy, hard, normal, singles, random, hard/weight=value";
+    const BOT_NAMES: &'static str =
+        "easy, hard, normal, expert, singles, random, hard/weight=value, expert/iterations=N";
     type View = DalmutiView;
     type Decision = DalmutiDecision;
+
+    fn seat(view: &DalmutiView) -> usize {
+        view.seat()
+    }
 
     fn legal_decisions(view: &DalmutiView) -> Vec<DalmutiDecision> {
         legal_decisions(view)
@@ -124,6 +136,11 @@ mod tests {
         );
         assert!(by_name("hard/nope=1").is_none());
         assert!(by_name("hard/memory=x").is_none());
-        assert!(by_name("expert").is_none());
+        assert_eq!(by_name("expert").map(|b| b.name()), Some("expert"));
+        assert_eq!(
+            by_name("expert/iterations=50").map(|b| b.name()),
+            Some("expert-variant")
+        );
+        assert!(by_name("expert/iterations=0").is_none());
     }
 }

@@ -3,19 +3,21 @@
 mod baselines;
 mod easy;
 mod expert;
+mod flat;
 mod hard;
 
 pub use baselines::{RandomBot, SinglesBot};
 pub use easy::{EasyBot, easy_action};
-pub use expert::ExpertBot;
+pub use flat::FlatMonteCarloBot;
 pub use hard::{HardBot, Scored, Weights};
 
 use super::Lexio;
 use super::view::{Action, LexioView};
 use crate::bot::Difficulty;
 use crate::game::{Game, Policy, served_bot};
+use crate::search::ExpertBot;
 
-static EXPERT: ExpertBot = ExpertBot { max_iterations: 64 };
+static EXPERT: ExpertBot<Lexio> = ExpertBot::served();
 static HARD: HardBot = HardBot::hard();
 static NORMAL: HardBot = HardBot::normal();
 
@@ -30,15 +32,21 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Lexio>> {
 }
 
 /// A policy by arena name: the difficulty names, the baselines `singles` and
-/// `random`; `hard` and `normal` take weight overrides for tuning and ablation, as
+/// `random`, and `flat` (the flat Monte Carlo bot that was EXPERT before the search);
+/// `hard` and `normal` take weight overrides for tuning and ablation, as
 /// `hard/tempo=0/plan=2`, and `memory=k` (read only the last k log entries) or
-/// `memory=all`.
+/// `memory=all`; `expert` takes the search's overrides (`expert/iterations=400`, see
+/// [`crate::search::ExpertBot::with_override`]).
 pub fn by_name(name: &str) -> Option<Box<dyn Policy<Lexio>>> {
+    if let Some(expert) = crate::search::expert::by_name::<Lexio>(name) {
+        return expert.ok().map(|b| Box::new(b) as Box<dyn Policy<Lexio>>);
+    }
     let mut parts = name.split('/');
     let base = parts.next()?;
     let mut bot = match base {
         "singles" => return Some(Box::new(SinglesBot)),
         "random" => return Some(Box::new(RandomBot)),
+        "flat" => return Some(Box::new(FlatMonteCarloBot::default())),
         "hard" => HardBot::hard(),
         "normal" => HardBot::normal(),
         other => return served_bot::<Lexio>(other),
@@ -57,9 +65,13 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Lexio>>> {
 
 impl Game for Lexio {
     const NAME: &'static str = "lexio";
-    const BOT_NAMES: &'static str = "easy, normal, hard, expert, singles, random; normal and hard take overrides like hard/tempo=0";
+    const BOT_NAMES: &'static str = "easy, normal, hard, expert, flat, singles, random; normal and hard take overrides like hard/tempo=0, expert like expert/iterations=400";
     type View = LexioView;
     type Decision = Action;
+
+    fn seat(view: &LexioView) -> usize {
+        view.seat()
+    }
 
     fn legal_decisions(view: &LexioView) -> Vec<Action> {
         view.legal_actions()

@@ -1,0 +1,30 @@
+//! The Great Dalmuti's EXPERT: the shared search (`crate::search`) with the easy rule
+//! as its playout policy; the tax return and the revolution choice, which have no
+//! play to search, are answered by the hard evaluation.
+
+use super::easy::{easy_follow, easy_lead};
+use crate::dalmuti::Dalmuti;
+use crate::dalmuti::decision::DalmutiDecision;
+use crate::dalmuti::position::DalmutiPosition;
+use crate::game::Simulation;
+use crate::search::Searchable;
+use rand_chacha::ChaCha8Rng;
+
+impl Searchable for Dalmuti {
+    const DEFAULT_ITERATIONS: u64 = 5000;
+
+    fn playout_action(
+        position: &DalmutiPosition,
+        _rng: &mut ChaCha8Rng,
+        _buffer: &mut Vec<DalmutiDecision>,
+    ) -> DalmutiDecision {
+        let seat = Dalmuti::to_act(position).expect("a playout acts only while the hand runs");
+        let hand = position.hand(seat);
+        match position.turn().table() {
+            None => DalmutiDecision::Play(easy_lead(hand)),
+            Some(table) => {
+                easy_follow(hand, table).map_or(DalmutiDecision::Pass, DalmutiDecision::Play)
+            }
+        }
+    }
+}

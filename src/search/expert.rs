@@ -1,0 +1,275 @@
+//! The EXPERT level of every game: the search of [`super::search`] behind the
+//! [`Policy`] interface, with what each game adds ([`Searchable`]): its playout policy,
+//! the knowledge that weights deals, and the bot that answers the phases a search does
+//! not play (a tax return, an exchange, a revolution choice).
+
+use super::{SearchResult, Settings, search};
+use crate::bot::{DecisionContext, Difficulty, Explained};
+use crate::game::{Game, Policy, Simulation};
+use rand_chacha::ChaCha8Rng;
+use std::marker::PhantomData;
+
+/// What the search needs from a game's bots.
+pub trait Searchable: Simulation {
+    /// The action of the seat to act in a playout (the game's easy rule read off the
+    /// position). `buffer` is scratch space for legal actions.
+    fn playout_action(
+        position: &Self::Position,
+        rng: &mut ChaCha8Rng,
+        buffer: &mut Vec<Self::Decision>,
+    ) -> Self::Decision;
+
+    /// The weight in `[0, 1]` of a deal given what the view's seat knows (see
+    /// [`crate::game::determinize`]); uniform deals by default.
+    fn deal_weight(_view: &Self::View, _deal: &Self::Deal) -> f64 {
+        1.0
+    }
+
+    /// Playouts per decision when neither the caller nor an override sets a limit or a
+    /// budget (the arena, self-play): about 20 ms of work on the reference machine (2
+    /// cores, measured by `cargo bench --bench search`) from a mid-game view.
+    const DEFAULT_ITERATIONS: u64;
+
+    /// The bot for a view the search cannot play (no [`Simulation::position`]): the
+    /// strongest evaluation level the game serves.
+    fn off_phase_policy() -> &'static dyn Policy<Self> {
+        [Difficulty::Hard, Difficulty::Normal, Difficulty::Easy]
+            .into_iter()
+            .find_map(Self::policy)
+            .expect("every game serves easy")
+    }
+}
+
+/// The EXPERT bot of game `G`.
+pub struct ExpertBot<G> {
+    /// The bot's name in reports.
+    pub name: &'static str,
+    /// Playouts per decision when the context sets no limit; `None`: until the budget
+    /// ends (the served level, whose budget always ends).
+    pub iterations: Option<u64>,
+    /// The search's settings.
+    pub settings: Settings,
+    /// Deals drawn uniformly, ignoring the game's knowledge (for ablation).
+    pub uniform_deals: bool,
+    game: PhantomData<fn() -> G>,
+}
+
+impl<G> ExpertBot<G> {
+    /// The served level: runs until the budget (or the request's iteration limit).
+    pub const fn served() -> Self {
+        ExpertBot {
+            name: "expert",
+            iterations: None,
+            settings: Settings {
+                min_rounds: 8,
+                elimination_z: 3.0,
+                deal_tries: 8,
+                max_playout_actions: 10_000,
+            },
+            uniform_deals: false,
+            game: PhantomData,
+        }
+    }
+
+    /// The arena's `expert`: `iterations` playouts per decision.
+    pub const fn with_iterations(iterations: u64) -> Self {
+        let mut bot = Self::served();
+        bot.iterations = Some(iterations);
+        bot
+    }
+
+    /// The bot with an arena override applied: `iterations=N`, `z=X` (elimination
+    /// threshold, `inf` keeps every candidate), `min_rounds=N`, `deal_tries=N`,
+    /// `uniform=1` (ignore the game's knowledge when dealing).
+    pub fn with_override(mut self, text: &str) -> Result<Self, String> {
+        let (name, value) = crate::bot::parse_override(text)?;
+        let whole = || {
+            (value >= 1.0 && value.fract() == 0.0)
+                .then_some(value as u64)
+                .ok_or_else(|| format!("{text:?}: expected a whole number of at least 1"))
+        };
+        match name {
+            "iterations" => self.iterations = Some(whole()?),
+            "z" => self.settings.elimination_z = value,
+            "min_rounds" => self.settings.min_rounds = whole()? as u32,
+            "deal_tries" => self.settings.deal_tries = whole()? as u32,
+            "uniform" => self.uniform_deals = value != 0.0,
+            _ => return Err(format!("{text:?}: unknown expert setting {name:?}")),
+        }
+        self.name = "expert-variant";
+        Ok(self)
+    }
+}
+
+impl<G: Searchable> ExpertBot<G> {
+    fn run(
+        &self,
+        view: &G::View,
+        ctx: &mut DecisionContext<'_>,
+    ) -> Result<SearchResult<G::Decision>, Fallback> {
+        let limit = ctx.max_iterations().or(self.iterations);
+        let weight = |deal: &G::Deal| {
+            if self.uniform_deals {
+                1.0
+            } else {
+                G::deal_weight(view, deal)
+            }
+        };
+        let settings = Settings {
+            deal_tries: if self.uniform_deals {
+                1
+            } else {
+                self.settings.deal_tries
+            },
+            ..self.settings
+        };
+        match search::<G>(
+            view,
+            G::seat(view),
+            ctx,
+            &settings,
+            limit,
+            &weight,
+            &G::playout_action,
+        ) {
+            Ok(result) => {
+                ctx.record_iterations(result.iterations);
+                Ok(result)
+            }
+            Err(super::NoResult::NoPosition) => Err(Fallback::OffPhase),
+            Err(super::NoResult::NoTime) => Err(Fallback::NoTime),
+        }
+    }
+}
+
+/// Why the search gave no answer of its own.
+enum Fallback {
+    /// The phase has no position to search: the evaluation bot answers.
+    OffPhase,
+    /// The budget ended before the first round: the easy answer, marked.
+    NoTime,
+}
+
+fn answer_without_search<G: Searchable>(
+    why: Fallback,
+    view: &G::View,
+    ctx: &mut DecisionContext<'_>,
+) -> (G::Decision, Vec<Explained<G::Decision>>) {
+    match why {
+        Fallback::OffPhase => G::off_phase_policy().decide_explained(view, ctx),
+        Fallback::NoTime => {
+            ctx.mark_fallback();
+            let easy = G::policy(Difficulty::Easy).expect("every game serves easy");
+            (easy.decide(view, ctx), Vec::new())
+        }
+    }
+}
+
+impl<G: Searchable> Policy<G> for ExpertBot<G> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
+        match self.run(view, ctx) {
+            Ok(result) => result.decision,
+            Err(why) => answer_without_search::<G>(why, view, ctx).0,
+        }
+    }
+
+    /// The candidates with their playouts and mean outcomes, best first: `score` is the
+    /// mean outcome oriented so that higher is better (a place counts negative),
+    /// `probability` the candidate's share of the playouts, and the terms `playouts`,
+    /// `mean`, `ci95_low`, `ci95_high` (in the game's primary unit) and `in_race` (1
+    /// while it was still a contender at the end).
+    fn decide_explained(
+        &self,
+        view: &G::View,
+        ctx: &mut DecisionContext<'_>,
+    ) -> (G::Decision, Vec<Explained<G::Decision>>) {
+        let SearchResult {
+            decision,
+            candidates,
+            ..
+        } = match self.run(view, ctx) {
+            Ok(found) => found,
+            Err(why) => return answer_without_search::<G>(why, view, ctx),
+        };
+        let total: u64 = candidates.iter().map(|c| c.visits).sum();
+        let sign = if G::HIGHER_IS_BETTER { 1.0 } else { -1.0 };
+        let mut explained: Vec<Explained<G::Decision>> = candidates
+            .iter()
+            .map(|c| {
+                let (lo, hi) = c.ci95.unwrap_or((f64::NAN, f64::NAN));
+                Explained {
+                    action: c.decision,
+                    score: sign * c.mean,
+                    probability: c.visits as f64 / total.max(1) as f64,
+                    terms: vec![
+                        ("playouts", c.visits as f64),
+                        ("mean", c.mean),
+                        ("ci95_low", lo),
+                        ("ci95_high", hi),
+                        ("in_race", f64::from(u8::from(c.in_race))),
+                    ],
+                }
+            })
+            .collect();
+        // Best first: contenders before eliminated candidates, then by mean.
+        explained.sort_by(|a, b| {
+            let race = |e: &Explained<G::Decision>| e.terms[4].1;
+            race(b)
+                .total_cmp(&race(a))
+                .then(b.score.total_cmp(&a.score))
+        });
+        (decision, explained)
+    }
+}
+
+/// The EXPERT bot by arena name: `expert` with overrides, e.g. `expert/iterations=400`.
+pub fn by_name<G: Searchable>(name: &str) -> Option<Result<ExpertBot<G>, String>> {
+    let mut parts = name.split('/');
+    if parts.next()? != "expert" {
+        return None;
+    }
+    Some(parts.try_fold(
+        ExpertBot::with_iterations(G::DEFAULT_ITERATIONS),
+        |bot, part| bot.with_override(part),
+    ))
+}
+
+impl<G: Game> std::fmt::Debug for ExpertBot<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExpertBot")
+            .field("game", &G::NAME)
+            .field("iterations", &self.iterations)
+            .field("settings", &self.settings)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_parse_and_rename() {
+        struct G;
+        let bot: ExpertBot<G> = ExpertBot::with_iterations(100);
+        assert_eq!(bot.iterations, Some(100));
+        let bot = bot.with_override("iterations=300").unwrap();
+        assert_eq!((bot.iterations, bot.name), (Some(300), "expert-variant"));
+        let bot = bot.with_override("z=inf").unwrap();
+        assert!(bot.settings.elimination_z.is_infinite());
+        assert!(
+            ExpertBot::<G>::with_iterations(1)
+                .with_override("iterations=0")
+                .is_err()
+        );
+        assert!(
+            ExpertBot::<G>::with_iterations(1)
+                .with_override("nope=1")
+                .is_err()
+        );
+    }
+}
