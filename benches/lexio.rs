@@ -4,7 +4,7 @@
 use climbot::bot::DecisionContext;
 use climbot::game::Policy;
 use climbot::lexio::Lexio;
-use climbot::lexio::bots::{EasyBot, ExpertBot, HardBot, easy_action};
+use climbot::lexio::bots::{EasyBot, FlatMonteCarloBot, HardBot, easy_action};
 use climbot::lexio::moves::{for_each_follow, for_each_lead};
 use climbot::lexio::referee::{Round, deal, play_round};
 use climbot::lexio::{Action, LexioView, PlayerCount, Suit, Tile, TileSet, classify};
@@ -115,7 +115,7 @@ fn benches(c: &mut Criterion) {
     let view = Round::new(PlayerCount::Five, hands, 1, [0; 5])
         .view()
         .unwrap();
-    let expert = ExpertBot { max_iterations: 8 };
+    let expert = FlatMonteCarloBot { max_iterations: 8 };
     assert!(view.is_legal(expert.decide(&view, &mut DecisionContext::unbounded(1))));
     let mut group = c.benchmark_group("expert");
     group.sample_size(10);
