@@ -12,6 +12,7 @@ use climbot::daifugo::{DaifugoDecision, DaifugoView};
 use climbot::pb;
 use climbot::pb::bot_service_client::BotServiceClient;
 use climbot::service::daifugo::{decision_from_wire, decision_to_wire, view_to_wire};
+use climbot::service::{GameId, derive_seed};
 use common::*;
 use tonic::Code;
 use tonic::transport::Channel;
@@ -157,6 +158,40 @@ async fn both_phases_under_both_presets() {
         let views = sample_views(rules, players);
         for view in &views {
             check_view(&mut client, view).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn expert_searches_the_play_and_answers_the_exchange_with_easy() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    let expert = policy(Difficulty::Expert).expect("served");
+    for (rules, players) in [(RuleSet::house(), 4), (RuleSet::uecda(), 5)] {
+        for view in sample_views(rules, players).iter().step_by(3) {
+            let mut request = select(view_to_wire(view), pb::Difficulty::Expert);
+            request.max_iterations = Some(120);
+            request.budget_ms = Some(10_000);
+            request.explain = true;
+            let r = client.select_play(request).await.unwrap().into_inner();
+            let seed = derive_seed(GameId::Daifugo, view.fingerprint(), Difficulty::Expert);
+            assert_eq!(r.seed, seed);
+            let mut ctx = DecisionContext::unbounded(seed).with_max_iterations(Some(120));
+            let expected = expert.decide(view, &mut ctx);
+            let decision = match r.decision.and_then(|d| d.game) {
+                Some(pb::decision::Game::Daifugo(d)) => d,
+                other => panic!("not a Daifugo decision: {other:?}"),
+            };
+            assert_eq!(decision, decision_to_wire(&expected));
+            assert!(legal_decisions(view).contains(&expected));
+            assert_eq!(r.search_iterations, ctx.work().iterations);
+            if situation(view) == Situation::Exchange {
+                assert_eq!(r.search_iterations, 0, "the exchange is not searched");
+                assert_eq!(expected, easy::decide(view));
+            } else if legal_decisions(view).len() > 1 {
+                assert!(r.search_iterations > 0);
+                assert!(r.explanation.iter().any(|c| c.chosen));
+            }
         }
     }
 }
