@@ -3,7 +3,7 @@
 //! the knowledge that weights deals, and the bot that answers the phases a search does
 //! not play (a tax return, an exchange, a revolution choice).
 
-use super::{SearchResult, Settings, search};
+use super::{Limit, SearchResult, Settings, search};
 use crate::bot::{DecisionContext, Difficulty, Explained};
 use crate::game::{Game, Policy, Simulation};
 use rand_chacha::ChaCha8Rng;
@@ -49,6 +49,9 @@ pub struct ExpertBot<G> {
     pub iterations: Option<u64>,
     /// The search's settings.
     pub settings: Settings,
+    /// A time budget of the bot's own, on top of the caller's (the arena's
+    /// `budget_ms=N`): makes results depend on the machine, for calibration only.
+    pub budget: Option<std::time::Duration>,
     /// Deals drawn uniformly, ignoring the game's knowledge (for ablation).
     pub uniform_deals: bool,
     game: PhantomData<fn() -> G>,
@@ -66,6 +69,7 @@ impl<G> ExpertBot<G> {
                 deal_tries: 8,
                 max_playout_actions: 10_000,
             },
+            budget: None,
             uniform_deals: false,
             game: PhantomData,
         }
@@ -78,9 +82,10 @@ impl<G> ExpertBot<G> {
         bot
     }
 
-    /// The bot with an arena override applied: `iterations=N`, `z=X` (elimination
-    /// threshold, `inf` keeps every candidate), `min_rounds=N`, `deal_tries=N`,
-    /// `uniform=1` (ignore the game's knowledge when dealing).
+    /// The bot with an arena override applied: `iterations=N`, `budget_ms=N` (a time
+    /// budget instead of a playout count; `iterations` then no longer caps it), `z=X`
+    /// (elimination threshold, `inf` keeps every candidate), `min_rounds=N`,
+    /// `deal_tries=N`, `uniform=1` (ignore the game's knowledge when dealing).
     pub fn with_override(mut self, text: &str) -> Result<Self, String> {
         let (name, value) = crate::bot::parse_override(text)?;
         let whole = || {
@@ -90,6 +95,10 @@ impl<G> ExpertBot<G> {
         };
         match name {
             "iterations" => self.iterations = Some(whole()?),
+            "budget_ms" => {
+                self.budget = Some(std::time::Duration::from_millis(whole()?));
+                self.iterations = None;
+            }
             "z" => self.settings.elimination_z = value,
             "min_rounds" => self.settings.min_rounds = whole()? as u32,
             "deal_tries" => self.settings.deal_tries = whole()? as u32,
@@ -107,7 +116,10 @@ impl<G: Searchable> ExpertBot<G> {
         view: &G::View,
         ctx: &mut DecisionContext<'_>,
     ) -> Result<SearchResult<G::Decision>, Fallback> {
-        let limit = ctx.max_iterations().or(self.iterations);
+        let limit = Limit {
+            iterations: ctx.max_iterations().or(self.iterations),
+            deadline: self.budget.map(|b| std::time::Instant::now() + b),
+        };
         let weight = |deal: &G::Deal| {
             if self.uniform_deals {
                 1.0

@@ -21,6 +21,7 @@ pub mod expert;
 
 pub use expert::{ExpertBot, Searchable};
 use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
 
 /// The search's tunable settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -98,7 +99,24 @@ pub enum NoResult {
     NoTime,
 }
 
-/// Searches the view's decision for `seat` (the view's). `limit` caps the playouts;
+/// When a search stops, besides the context's budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limit {
+    /// Exactly this many playouts at most (the reproducible mode).
+    pub iterations: Option<u64>,
+    /// A budget of the search's own, on top of the caller's (the arena's
+    /// `expert/budget_ms=N`, for calibrating playout counts on a machine).
+    pub deadline: Option<Instant>,
+}
+
+impl Limit {
+    fn reached(&self, iterations: u64) -> bool {
+        self.iterations.is_some_and(|l| iterations >= l)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Searches the view's decision for `seat` (the view's). `limit` caps the playouts or the time;
 /// `weight` is the knowledge hook of [`determinize`]; `playout` chooses an action for
 /// the seat to act in a playout (it may draw from the generator).
 ///
@@ -109,7 +127,7 @@ pub fn search<G: Simulation>(
     seat: usize,
     ctx: &mut DecisionContext<'_>,
     settings: &Settings,
-    limit: Option<u64>,
+    limit: Limit,
     weight: &dyn Fn(&G::Deal) -> f64,
     playout: &Playout<G>,
 ) -> Result<SearchResult<G::Decision>, NoResult> {
@@ -139,7 +157,7 @@ pub fn search<G: Simulation>(
         let deal = determinize::<G>(view, ctx.rng(), weight, settings.deal_tries);
         let start = G::position(view, &deal).ok_or(NoResult::NoPosition)?;
         for &i in &racing {
-            if limit.is_some_and(|l| iterations >= l) || ctx.should_stop() {
+            if limit.reached(iterations) || ctx.should_stop() {
                 break 'rounds;
             }
             let mut position = start.clone();
@@ -355,7 +373,10 @@ mod tests {
                 0,
                 &mut DecisionContext::unbounded(seed),
                 &settings,
-                Some(limit),
+                Limit {
+                    iterations: Some(limit),
+                    deadline: None,
+                },
                 &|_| 1.0,
                 &random_playout,
             )
@@ -382,7 +403,10 @@ mod tests {
             0,
             &mut DecisionContext::unbounded(3),
             &settings,
-            Some(37),
+            Limit {
+                iterations: Some(37),
+                deadline: None,
+            },
             &|_| 1.0,
             &random_playout,
         )
@@ -390,6 +414,29 @@ mod tests {
         assert_eq!(result.iterations, 37);
         // 18 complete rounds of two candidates; the 37th playout's round is incomplete.
         assert!(result.candidates.iter().all(|c| c.visits == 18));
+    }
+
+    #[test]
+    fn a_deadline_ends_a_search_that_would_never_settle() {
+        // Without elimination and without an iteration limit only the deadline ends it.
+        let settings = Settings {
+            elimination_z: f64::INFINITY,
+            ..Settings::default()
+        };
+        let result = search::<Nim>(
+            &pile(6),
+            0,
+            &mut DecisionContext::unbounded(9),
+            &settings,
+            Limit {
+                iterations: None,
+                deadline: Some(Instant::now() + std::time::Duration::from_millis(5)),
+            },
+            &|_| 1.0,
+            &random_playout,
+        )
+        .unwrap();
+        assert!(result.iterations > 0);
     }
 
     #[test]
@@ -401,7 +448,7 @@ mod tests {
             0,
             &mut ctx,
             &Settings::default(),
-            None,
+            Limit::default(),
             &|_| 1.0,
             &random_playout,
         );
@@ -415,7 +462,7 @@ mod tests {
             0,
             &mut DecisionContext::unbounded(1),
             &Settings::default(),
-            None,
+            Limit::default(),
             &|_| 1.0,
             &random_playout,
         )
