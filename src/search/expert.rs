@@ -26,8 +26,9 @@ pub trait Searchable: Simulation {
     }
 
     /// Playouts per decision when neither the caller nor an override sets a limit or a
-    /// budget (the arena, self-play): about 20 ms of work on the reference machine (2
-    /// cores, measured by `cargo bench --bench search`) from a mid-game view.
+    /// budget (the arena, self-play): about 20 ms of work for the slowest decisions (the
+    /// arena's p99, early in a hand when candidates are many) on the reference machine;
+    /// `cargo bench --bench search` gives the cost per playout.
     const DEFAULT_ITERATIONS: u64;
 
     /// The bot for a view the search cannot play (no [`Simulation::position`]): the

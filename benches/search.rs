@@ -1,0 +1,126 @@
+//! The search's speed per game, from the load test's mid-game views (Lexio 5 players,
+//! Dalmuti 6, Daifugo 4): playouts per second on one core, and a whole EXPERT decision
+//! at a fixed playout count, with the share of its time spent in playouts. Every
+//! decision is asserted legal and reproducible before it is timed.
+
+use climbot::bot::DecisionContext;
+use climbot::game::Policy;
+use climbot::pb;
+use climbot::search::{ExpertBot, Searchable};
+use criterion::{Criterion, criterion_group, criterion_main};
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Playouts per decision in the timed decisions (exact: no elimination).
+const PLAYOUTS: u64 = 1000;
+
+/// Plays `n` playouts from the view's position (a fresh deal each, the first legal
+/// candidate first) and returns the time spent in the playouts themselves (the copy of
+/// the position and the play to the end, not the deal).
+fn time_playouts<G: Searchable>(view: &G::View, n: u32) -> Duration {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut buffer = Vec::new();
+    let first = G::legal_decisions(view)[0];
+    let mut spent = Duration::ZERO;
+    for _ in 0..n {
+        let deal = G::deal(view, &mut rng);
+        let start_position = G::position(view, &deal).expect("a play-phase view");
+        let start = Instant::now();
+        let mut position = start_position.clone();
+        G::apply(&mut position, first);
+        while G::to_act(&position).is_some() {
+            let action = G::playout_action(&position, &mut rng, &mut buffer);
+            G::apply(&mut position, action);
+        }
+        black_box(G::outcome(&position, G::seat(view)));
+        spent += start.elapsed();
+    }
+    spent
+}
+
+fn bench_game<G: Searchable>(c: &mut Criterion, label: &str, view: G::View) {
+    let bot = ExpertBot::<G>::with_iterations(PLAYOUTS)
+        .with_override("z=inf")
+        .expect("a valid override");
+    let decide = |seed| {
+        let mut ctx = DecisionContext::unbounded(seed);
+        let decision = bot.decide(&view, &mut ctx);
+        (decision, ctx.work().iterations)
+    };
+    let (decision, iterations) = decide(7);
+    assert!(
+        G::is_legal(&view, &decision),
+        "{label}: illegal {decision:?}"
+    );
+    assert_eq!(
+        decide(7),
+        (decision, iterations),
+        "{label}: not reproducible"
+    );
+    let candidates = G::legal_decisions(&view).len() as u64;
+    // Every candidate plays the same number of complete rounds, the last one partly.
+    assert_eq!(iterations, PLAYOUTS, "{label}: {candidates} candidates");
+
+    let n = 20_000;
+    let playouts = time_playouts::<G>(&view, n);
+    let per_playout = playouts.as_secs_f64() / f64::from(n);
+    // What a search does besides playouts: one deal and one position per round.
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let start = Instant::now();
+    for _ in 0..n {
+        let deal = G::deal(&view, &mut rng);
+        black_box(G::position(&view, &deal));
+    }
+    let per_round = start.elapsed().as_secs_f64() / f64::from(n);
+    let rounds = PLAYOUTS.div_ceil(candidates) as f64;
+    let start = Instant::now();
+    let decisions = 20;
+    for seed in 0..decisions {
+        black_box(decide(seed));
+    }
+    let per_decision = start.elapsed().as_secs_f64() / decisions as f64;
+    println!(
+        "{label}: {candidates} candidates; {:.0} playouts/s on one core ({:.1} µs each); \
+         a {PLAYOUTS}-playout decision {:.2} ms, of which deals and positions {:.1}% \
+         ({:.1} µs a round), the rest playouts and bookkeeping",
+        1.0 / per_playout,
+        per_playout * 1e6,
+        per_decision * 1e3,
+        100.0 * per_round * rounds / per_decision,
+        per_round * 1e6
+    );
+    c.bench_function(&format!("search/{label}_{PLAYOUTS}_playouts"), |b| {
+        b.iter(|| decide(black_box(7)))
+    });
+}
+
+fn follow_view(views: Vec<(&'static str, pb::GameView)>) -> pb::game_view::Game {
+    views
+        .into_iter()
+        .find(|(kind, _)| *kind == "follow")
+        .and_then(|(_, view)| view.game)
+        .expect("a follow view")
+}
+
+fn benches(c: &mut Criterion) {
+    let lexio = match follow_view(climbot::loadtest::lexio_views(1).unwrap()) {
+        pb::game_view::Game::Lexio(v) => climbot::service::lexio::decode(v).unwrap(),
+        _ => unreachable!(),
+    };
+    bench_game::<climbot::lexio::Lexio>(c, "lexio_5p_follow", lexio);
+    let dalmuti = match follow_view(climbot::loadtest::dalmuti_views(1).unwrap()) {
+        pb::game_view::Game::Dalmuti(v) => climbot::service::dalmuti::decode(v).unwrap(),
+        _ => unreachable!(),
+    };
+    bench_game::<climbot::dalmuti::Dalmuti>(c, "dalmuti_6p_follow", dalmuti);
+    let daifugo = match follow_view(climbot::loadtest::daifugo_views(1).unwrap()) {
+        pb::game_view::Game::Daifugo(v) => climbot::service::daifugo::decode(v).unwrap(),
+        _ => unreachable!(),
+    };
+    bench_game::<climbot::daifugo::Daifugo>(c, "daifugo_4p_follow", daifugo);
+}
+
+criterion_group!(search, benches);
+criterion_main!(search);
