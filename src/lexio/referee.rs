@@ -131,18 +131,10 @@ impl Round {
     }
 
     /// A round from an arbitrary mid-round position (for searches that sample the
-    /// hidden hands). `trick` is the play to beat and its owner; `passes` counts the
-    /// passes since it.
-    pub fn from_position(
-        players: PlayerCount,
-        hands: [TileSet; 5],
-        played: TileSet,
-        trick: Option<(Combo, usize)>,
-        passes: usize,
-        turn: usize,
-    ) -> Round {
+    /// hidden hands), with an empty log.
+    pub fn from_position(position: LexioPosition) -> Round {
         Round {
-            position: LexioPosition::new(players, hands, played, trick, passes, turn),
+            position,
             log: Vec::new(),
             round: 1,
             scores: [0; 5],

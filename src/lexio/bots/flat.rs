@@ -5,7 +5,7 @@
 //! Each iteration deals the unseen tiles to the other seats at random (consistent with
 //! their tile counts: a bot sees only its view), then plays every candidate action and
 //! the rest of the round with easy bots in every seat, scoring the candidate by this
-//! seat's settlement (chips, not places: seed 000, "렉시오의 목표는 정산 금액"). All
+//! seat's settlement (chips, not places: the aim of a Lexio round is its payout). All
 //! candidates share each sampled deal (common random numbers), and the candidate with
 //! the best mean wins. The search stops at its iteration cap or when the budget check
 //! fires; stopped before one full iteration, it answers easy and marks a fallback.
@@ -14,7 +14,7 @@ use super::easy::easy_action;
 use crate::bot::DecisionContext;
 use crate::game::{Policy, Simulation};
 use crate::lexio::Lexio;
-use crate::lexio::position::trick_state;
+use crate::lexio::position::{LexioPosition, trick_state};
 use crate::lexio::referee::{Round, settle};
 use crate::lexio::tiles::TileSet;
 use crate::lexio::view::{Action, LexioView};
@@ -81,8 +81,14 @@ impl Policy<Lexio> for FlatMonteCarloBot {
                     Some((c, owner, passes)) => (Some((c, owner)), passes),
                     None => (None, 0),
                 };
-                let mut round =
-                    Round::from_position(players, hands, view.played(), table, passes, me);
+                let mut round = Round::from_position(LexioPosition::new(
+                    players,
+                    hands,
+                    view.played(),
+                    table,
+                    passes,
+                    me,
+                ));
                 if round.apply(action).is_err() {
                     // Unreachable for generated actions; never prefer such a candidate.
                     scores[i] = i64::MIN / 4;
