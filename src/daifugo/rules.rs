@@ -1,6 +1,7 @@
-//! The rule toggles (rules.md 3.10) in one [`RuleSet`] value, and the titles.
+//! The rule toggles (`docs/rules/daifugo-presets.md`) in one [`RuleSet`] value, and the
+//! titles.
 
-/// Who leads each game (rules.md 3.4).
+/// Who leads each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FirstLead {
     /// Game 1: the ♦3 holder; later games: the daihinmin (house).
@@ -54,7 +55,7 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
-    /// The house rules (the default), per the table in rules.md 3.10.
+    /// The house rules (the default), per the table in `docs/rules/daifugo-presets.md`.
     pub const fn house() -> RuleSet {
         RuleSet {
             jokers: 1,
@@ -75,7 +76,7 @@ impl RuleSet {
         }
     }
 
-    /// The UECda rules, per the table in rules.md 3.10.
+    /// The UECda rules, per the table in `docs/rules/daifugo-presets.md`.
     pub const fn uecda() -> RuleSet {
         RuleSet {
             jokers: 1,
@@ -157,7 +158,7 @@ impl Default for RuleSet {
     }
 }
 
-/// Titles by finishing place (rules.md 3.1).
+/// Titles by finishing place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Title {
     /// 大富豪, first place.

@@ -1,4 +1,4 @@
-//! The easy bot of rules.md 6.3, which is also the referee's timeout autoplay: one
+//! The easy bot of `docs/rules/easy-bots.md`, also the referee's timeout autoplay: one
 //! deterministic function of the view (no randomness, no memory, only the own hand, the
 //! table, the order flags and the lock).
 
@@ -40,7 +40,7 @@ pub fn decide(view: &DaifugoView) -> DaifugoDecision {
     }
 }
 
-/// The easy play for `hand` on `trick`, or `None` to pass (rules.md 6.3):
+/// The easy play for `hand` on `trick`, or `None` to pass (`docs/rules/easy-bots.md`):
 ///
 /// 1. every legal play;
 /// 2. drop forbidden finishes if anything else remains (following with only those:

@@ -1,4 +1,5 @@
-//! The easy bot, exactly as rules.md 6.2: deterministic, no randomness.
+//! The easy bot, exactly as `docs/rules/easy-bots.md` states it: deterministic, no
+//! randomness.
 
 use super::DalmutiDecision;
 use crate::bot::DecisionContext;

@@ -1,4 +1,4 @@
-//! The easy bot, exactly as rules.md 6.1 (seed 000, "easy 봇"): deterministic, always
+//! The easy bot, exactly as `docs/rules/easy-bots.md` states it: deterministic, always
 //! legal, never passes with a legal follow. It is the baseline, the timeout autoplay
 //! and every harder bot's fallback.
 
