@@ -2,6 +2,11 @@
 //! Dalmuti 6, Daifugo 4): playouts per second on one core, and a whole EXPERT decision
 //! at a fixed playout count, with the share of its time spent in playouts. Every
 //! decision is asserted legal and reproducible before it is timed.
+//!
+//! Then the budget: the served EXPERT, kept from settling early (no elimination), runs
+//! [`BUDGET_DECISIONS`] decisions on a [`BUDGET`] budget checked the way the service
+//! checks it, and the bench asserts that the 99.9th percentile of their compute time
+//! is within the budget plus one millisecond (run it on an idle machine).
 
 use climbot::bot::DecisionContext;
 use climbot::game::Policy;
@@ -96,6 +101,49 @@ fn bench_game<G: Searchable>(c: &mut Criterion, label: &str, view: G::View) {
     });
 }
 
+/// The budget of the budget check.
+const BUDGET: Duration = Duration::from_millis(5);
+/// Decisions in the budget check (enough for a 99.9th percentile).
+const BUDGET_DECISIONS: u64 = 2000;
+
+/// Runs the served EXPERT to its budget `BUDGET_DECISIONS` times and asserts the
+/// 99.9th percentile of the compute time is at most `BUDGET` + 1 ms.
+fn check_budget<G: Searchable>(label: &str, view: &G::View) {
+    let bot = ExpertBot::<G>::served()
+        .with_override("z=inf")
+        .expect("a valid override");
+    let mut times: Vec<Duration> = (0..BUDGET_DECISIONS)
+        .map(|seed| {
+            let start = Instant::now();
+            let stop_at = start + BUDGET;
+            let stop = move || Instant::now() >= stop_at;
+            let mut ctx = DecisionContext::new(seed, &stop);
+            let decision = bot.decide(view, &mut ctx);
+            let spent = start.elapsed();
+            assert!(
+                G::is_legal(view, &decision),
+                "{label}: illegal {decision:?}"
+            );
+            assert!(
+                !ctx.work().fallback,
+                "{label}: no search result in {BUDGET:?}"
+            );
+            spent
+        })
+        .collect();
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    let (p50, p99, p999, max) = (at(0.5), at(0.99), at(0.999), times[times.len() - 1]);
+    println!(
+        "{label}: budget {BUDGET:?}, {BUDGET_DECISIONS} decisions: compute p50 {p50:?}, \
+         p99 {p99:?}, p99.9 {p999:?}, max {max:?}"
+    );
+    assert!(
+        p999 <= BUDGET + Duration::from_millis(1),
+        "{label}: p99.9 {p999:?} is past the budget {BUDGET:?} + 1 ms"
+    );
+}
+
 fn follow_view(views: Vec<(&'static str, pb::GameView)>) -> pb::game_view::Game {
     views
         .into_iter()
@@ -109,16 +157,19 @@ fn benches(c: &mut Criterion) {
         pb::game_view::Game::Lexio(v) => climbot::service::lexio::decode(v).unwrap(),
         _ => unreachable!(),
     };
+    check_budget::<climbot::lexio::Lexio>("lexio_5p_follow", &lexio);
     bench_game::<climbot::lexio::Lexio>(c, "lexio_5p_follow", lexio);
     let dalmuti = match follow_view(climbot::loadtest::dalmuti_views(1).unwrap()) {
         pb::game_view::Game::Dalmuti(v) => climbot::service::dalmuti::decode(v).unwrap(),
         _ => unreachable!(),
     };
+    check_budget::<climbot::dalmuti::Dalmuti>("dalmuti_6p_follow", &dalmuti);
     bench_game::<climbot::dalmuti::Dalmuti>(c, "dalmuti_6p_follow", dalmuti);
     let daifugo = match follow_view(climbot::loadtest::daifugo_views(1).unwrap()) {
         pb::game_view::Game::Daifugo(v) => climbot::service::daifugo::decode(v).unwrap(),
         _ => unreachable!(),
     };
+    check_budget::<climbot::daifugo::Daifugo>("daifugo_4p_follow", &daifugo);
     bench_game::<climbot::daifugo::Daifugo>(c, "daifugo_4p_follow", daifugo);
 }
 

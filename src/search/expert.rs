@@ -9,6 +9,9 @@ use crate::game::{Game, Policy, Simulation};
 use rand_chacha::ChaCha8Rng;
 use std::marker::PhantomData;
 
+/// The weight of a deal given what a seat knows (see [`Searchable::deal_weight`]).
+pub type DealWeight<'v, G> = Box<dyn Fn(&<G as Simulation>::Deal) -> f64 + 'v>;
+
 /// What the search needs from a game's bots.
 pub trait Searchable: Simulation {
     /// The action of the seat to act in a playout (the game's easy rule read off the
@@ -19,10 +22,11 @@ pub trait Searchable: Simulation {
         buffer: &mut Vec<Self::Decision>,
     ) -> Self::Decision;
 
-    /// The weight in `[0, 1]` of a deal given what the view's seat knows (see
-    /// [`crate::game::determinize`]); uniform deals by default.
-    fn deal_weight(_view: &Self::View, _deal: &Self::Deal) -> f64 {
-        1.0
+    /// What the view's seat knows about the hidden hands, as the weight in `[0, 1]` of
+    /// a deal (see [`crate::game::determinize`]), computed once per search; `None`
+    /// (the default): uniform deals.
+    fn deal_weight<'v>(_view: &'v Self::View) -> Option<DealWeight<'v, Self>> {
+        None
     }
 
     /// Playouts per decision when neither the caller nor an override sets a limit or a
@@ -69,6 +73,7 @@ impl<G> ExpertBot<G> {
                 elimination_z: 3.0,
                 deal_tries: 8,
                 max_playout_actions: 10_000,
+                tree: super::TreeSettings::STANDARD,
             },
             budget: None,
             uniform_deals: false,
@@ -86,7 +91,10 @@ impl<G> ExpertBot<G> {
     /// The bot with an arena override applied: `iterations=N`, `budget_ms=N` (a time
     /// budget instead of a playout count; `iterations` then no longer caps it), `z=X`
     /// (elimination threshold, `inf` keeps every candidate), `min_rounds=N`,
-    /// `deal_tries=N`, `uniform=1` (ignore the game's knowledge when dealing).
+    /// `deal_tries=N`, `uniform=1` (ignore the game's knowledge when dealing),
+    /// `expand_after=N` (playouts through a tree node before it is expanded; 0: no tree
+    /// below the candidates), `c=X` (the tree's exploration weight), `prior=X` (the
+    /// prior mass on the playout policy's action).
     pub fn with_override(mut self, text: &str) -> Result<Self, String> {
         let (name, value) = crate::bot::parse_override(text)?;
         let whole = || {
@@ -104,6 +112,9 @@ impl<G> ExpertBot<G> {
             "min_rounds" => self.settings.min_rounds = whole()? as u32,
             "deal_tries" => self.settings.deal_tries = whole()? as u32,
             "uniform" => self.uniform_deals = value != 0.0,
+            "expand_after" => self.settings.tree.expand_after = value as u32,
+            "c" => self.settings.tree.exploration = value,
+            "prior" => self.settings.tree.prior = value.clamp(0.0, 1.0),
             _ => return Err(format!("{text:?}: unknown expert setting {name:?}")),
         }
         self.name = "expert-variant";
@@ -121,21 +132,18 @@ impl<G: Searchable> ExpertBot<G> {
             iterations: ctx.max_iterations().or(self.iterations),
             deadline: self.budget.map(|b| std::time::Instant::now() + b),
         };
-        let weight = |deal: &G::Deal| {
-            if self.uniform_deals {
-                1.0
-            } else {
-                G::deal_weight(view, deal)
-            }
-        };
+        let knowledge = (!self.uniform_deals)
+            .then(|| G::deal_weight(view))
+            .flatten();
         let settings = Settings {
-            deal_tries: if self.uniform_deals {
-                1
-            } else {
+            deal_tries: if knowledge.is_some() {
                 self.settings.deal_tries
+            } else {
+                1
             },
             ..self.settings
         };
+        let weight = |deal: &G::Deal| knowledge.as_ref().map_or(1.0, |w| w(deal));
         match search::<G>(
             view,
             G::seat(view),

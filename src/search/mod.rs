@@ -18,10 +18,12 @@ use crate::bot::DecisionContext;
 use crate::game::{Simulation, determinize};
 
 pub mod expert;
+mod tree;
 
-pub use expert::{ExpertBot, Searchable};
+pub use expert::{DealWeight, ExpertBot, Searchable};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
+pub use tree::TreeSettings;
 
 /// The search's tunable settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,6 +38,8 @@ pub struct Settings {
     /// Most actions a playout may take before it is abandoned (a guard against a game
     /// that does not end; a correct game always ends well before).
     pub max_playout_actions: u32,
+    /// The tree below each candidate ([`TreeSettings::expand_after`] 0: none).
+    pub tree: TreeSettings,
 }
 
 impl Default for Settings {
@@ -45,6 +49,7 @@ impl Default for Settings {
             elimination_z: 3.0,
             deal_tries: 1,
             max_playout_actions: 10_000,
+            tree: TreeSettings::default(),
         }
     }
 }
@@ -143,7 +148,9 @@ pub fn search<G: Simulation>(
         })
         .collect();
     let sign = if G::HIGHER_IS_BETTER { 1.0 } else { -1.0 };
-    let mut buffer = Vec::with_capacity(64);
+    let mut trees: Vec<tree::Tree<G::Decision>> =
+        decisions.iter().map(|_| tree::Tree::new()).collect();
+    let mut scratch = tree::Scratch::new();
     let mut iterations = 0u64;
     let mut round_outcomes = vec![0.0; decisions.len()];
     'rounds: loop {
@@ -162,12 +169,14 @@ pub fn search<G: Simulation>(
             }
             let mut position = start.clone();
             G::apply(&mut position, decisions[i]);
-            let mut actions = 0;
-            while G::to_act(&position).is_some() && actions < settings.max_playout_actions {
-                let action = playout(&position, ctx.rng(), &mut buffer);
-                G::apply(&mut position, action);
-                actions += 1;
-            }
+            trees[i].playout::<G>(
+                &mut position,
+                &settings.tree,
+                settings.max_playout_actions,
+                playout,
+                ctx.rng(),
+                &mut scratch,
+            );
             round_outcomes[i] = G::outcome(&position, seat);
             iterations += 1;
         }
@@ -453,6 +462,49 @@ mod tests {
             &random_playout,
         );
         assert_eq!(result, Err(NoResult::NoTime));
+    }
+
+    /// From 14 tokens taking 2 wins (it leaves 12, a multiple of 3), but random
+    /// playouts rate both moves alike (0.5056 and 0.5054 chance of winning): only a
+    /// look ahead finds the win, and the tree below the candidates is that look ahead.
+    #[test]
+    fn the_tree_finds_a_win_that_playouts_alone_cannot_see() {
+        let run = |tree: TreeSettings, seed| {
+            let settings = Settings {
+                tree,
+                elimination_z: f64::INFINITY,
+                ..Settings::default()
+            };
+            search::<Nim>(
+                &pile(14),
+                0,
+                &mut DecisionContext::unbounded(seed),
+                &settings,
+                Limit {
+                    iterations: Some(10_000),
+                    deadline: None,
+                },
+                &|_| 1.0,
+                &random_playout,
+            )
+            .unwrap()
+        };
+        let deep = TreeSettings {
+            expand_after: 2,
+            ..TreeSettings::STANDARD
+        };
+        for seed in 1..=5 {
+            let result = run(deep, seed);
+            assert_eq!(result.decision, 2, "seed {seed}: {result:?}");
+            // Played well by both seats below, taking 2 wins most of the time (the
+            // first playouts, before the tree has grown, are random) and taking 1 loses.
+            let (take1, take2) = (&result.candidates[0], &result.candidates[1]);
+            assert!(take2.mean < 1.25 && take1.mean > 1.6, "{result:?}");
+        }
+        // Without the tree the two moves stay a coin flip apart.
+        let flat = run(TreeSettings::NONE, 1);
+        let gap = (flat.candidates[0].mean - flat.candidates[1].mean).abs();
+        assert!(gap < 0.05, "{flat:?}");
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! Lexio's EXPERT: the shared search (`crate::search`) with the easy rule as its
-//! playout policy.
+//! playout policy, and deals weighted by what passes on single tricks say.
 
 use super::easy::easy_action;
 use crate::game::Simulation;
 use crate::lexio::Lexio;
+use crate::lexio::knowledge::seat_models;
+use crate::lexio::position::LexioDeal;
 use crate::lexio::position::LexioPosition;
 use crate::lexio::view::Action;
-use crate::search::Searchable;
+use crate::lexio::view::LexioView;
+use crate::search::{DealWeight, Searchable};
 use rand_chacha::ChaCha8Rng;
 
 impl Searchable for Lexio {
@@ -19,5 +22,86 @@ impl Searchable for Lexio {
     ) -> Action {
         let seat = Lexio::to_act(position).expect("a playout acts only while the round runs");
         easy_action(position.players(), position.hand(seat), position.table())
+    }
+
+    /// A seat that passed on a single trick probably holds nothing above the table's
+    /// tile ([`seat_models`]); each tile a deal gives it outside that cap multiplies the
+    /// deal's weight by [`PASS_TRUST`]. A soft weight, because a pass may be strategic.
+    fn deal_weight(view: &LexioView) -> Option<DealWeight<'_, Lexio>> {
+        let models = seat_models(view, 0);
+        let capped: Vec<_> = models
+            .into_iter()
+            .filter(|m| m.possible != view.unseen())
+            .collect();
+        if capped.is_empty() {
+            return None;
+        }
+        Some(Box::new(move |deal: &LexioDeal| {
+            let outside: usize = capped
+                .iter()
+                .map(|m| deal[m.seat].difference(m.possible).len())
+                .sum();
+            PASS_TRUST.powi(outside as i32)
+        }))
+    }
+}
+
+/// The weight factor of each tile a deal places against what a seat's pass says.
+const PASS_TRUST: f64 = 0.25;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexio::referee::{Round, deal};
+    use crate::lexio::tiles::PlayerCount;
+    use rand_chacha::rand_core::SeedableRng;
+
+    /// The first view of an easy-bot round in which some seat has passed on a single.
+    fn view_after_a_pass_on_a_single() -> LexioView {
+        for seed in 0..200 {
+            let players = PlayerCount::Five;
+            let mut round = Round::new(players, deal(players, seed), 1, [0; 5]);
+            while round.winner().is_none() {
+                let view = round.view().unwrap();
+                if Lexio::deal_weight(&view).is_some() {
+                    return view;
+                }
+                let seat = round.to_act();
+                let action = easy_action(players, round.hand(seat), round.table());
+                round.apply(action).unwrap();
+            }
+        }
+        panic!("no pass on a single in 200 rounds");
+    }
+
+    #[test]
+    fn deals_against_a_pass_weigh_less() {
+        let view = view_after_a_pass_on_a_single();
+        let weight = Lexio::deal_weight(&view).unwrap();
+        let capped: Vec<_> = seat_models(&view, 0)
+            .into_iter()
+            .filter(|m| m.possible != view.unseen())
+            .collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let (mut kept, mut against) = (0, 0);
+        for _ in 0..2000 {
+            let deal = Lexio::deal(&view, &mut rng);
+            let w = weight(&deal);
+            let outside: usize = capped
+                .iter()
+                .map(|m| deal[m.seat].difference(m.possible).len())
+                .sum();
+            if outside == 0 {
+                assert_eq!(w, 1.0);
+                kept += 1;
+            } else {
+                assert!(w <= PASS_TRUST, "{w} with {outside} tiles against a pass");
+                against += 1;
+            }
+        }
+        assert!(against > 0, "every deal respected the pass ({kept})");
+        // Uniform deals are not weighted at all.
+        let start = Round::new(PlayerCount::Five, deal(PlayerCount::Five, 1), 1, [0; 5]);
+        assert!(Lexio::deal_weight(&start.view().unwrap()).is_none());
     }
 }
