@@ -41,7 +41,7 @@ impl TreeSettings {
         expand_after: 16,
         exploration: 1.0,
         prior: 0.5,
-        max_nodes: 1 << 16,
+        max_nodes: 1 << 15,
     };
     /// No tree: every playout follows the playout policy from the candidate on.
     pub const NONE: TreeSettings = TreeSettings {
