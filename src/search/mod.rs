@@ -3,7 +3,8 @@
 //! **Racing over common deals.** Every round samples one deal of the hidden cards
 //! consistent with the seat's view (through [`determinize`], so a game's knowledge can
 //! weight the deals), and plays every candidate still in the race on that same deal to
-//! the end of the hand with a fast playout policy. Candidates are compared on paired
+//! the end of the hand: down the candidate's own information-set tree (`tree`), which
+//! every playout through it grows, then with a fast playout policy. Candidates are compared on paired
 //! outcomes (common random numbers: the luck of the deal cancels out of each
 //! difference), and a candidate whose paired deficit to the leader is clear
 //! ([`Settings::elimination_z`] standard errors) leaves the race, so the budget goes to
