@@ -24,7 +24,7 @@ const PLAYOUTS: u64 = 1000;
 /// Plays `n` playouts from the view's position (a fresh deal each, the first legal
 /// candidate first) and returns the time spent in the playouts themselves (the copy of
 /// the position and the play to the end, not the deal).
-fn time_playouts<G: Searchable>(view: &G::View, n: u32) -> Duration {
+fn time_playouts<G: Searchable>(view: &G::View, n: u32, random: bool) -> Duration {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut buffer = Vec::new();
     let first = G::legal_decisions(view)[0];
@@ -36,7 +36,12 @@ fn time_playouts<G: Searchable>(view: &G::View, n: u32) -> Duration {
         let mut position = start_position.clone();
         G::apply(&mut position, first);
         while G::to_act(&position).is_some() {
-            let action = G::playout_action(&position, &mut rng, &mut buffer);
+            let action = if random {
+                climbot::game::random_action::<G>(&position, &mut rng, &mut buffer)
+                    .expect("the hand runs")
+            } else {
+                G::playout_action(&position, &mut rng, &mut buffer)
+            };
             G::apply(&mut position, action);
         }
         black_box(G::outcome(&position, G::seat(view)));
@@ -69,8 +74,9 @@ fn bench_game<G: Searchable>(c: &mut Criterion, label: &str, view: G::View) {
     assert_eq!(iterations, PLAYOUTS, "{label}: {candidates} candidates");
 
     let n = 20_000;
-    let playouts = time_playouts::<G>(&view, n);
+    let playouts = time_playouts::<G>(&view, n, false);
     let per_playout = playouts.as_secs_f64() / f64::from(n);
+    let per_random = time_playouts::<G>(&view, n, true).as_secs_f64() / f64::from(n);
     // What a search does besides playouts: one deal and one position per round.
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let start = Instant::now();
@@ -87,11 +93,14 @@ fn bench_game<G: Searchable>(c: &mut Criterion, label: &str, view: G::View) {
     }
     let per_decision = start.elapsed().as_secs_f64() / decisions as f64;
     println!(
-        "{label}: {candidates} candidates; {:.0} playouts/s on one core ({:.1} µs each); \
+        "{label}: {candidates} candidates; {:.0} playouts/s on one core ({:.1} µs each; \
+         random playouts {:.0}/s, {:.1} µs each); \
          a {PLAYOUTS}-playout decision {:.2} ms, of which deals and positions {:.1}% \
          ({:.1} µs a round), the rest playouts and bookkeeping",
         1.0 / per_playout,
         per_playout * 1e6,
+        1.0 / per_random,
+        per_random * 1e6,
         per_decision * 1e3,
         100.0 * per_round * rounds / per_decision,
         per_round * 1e6

@@ -59,6 +59,9 @@ pub struct ExpertBot<G> {
     pub budget: Option<std::time::Duration>,
     /// Deals drawn uniformly, ignoring the game's knowledge (for ablation).
     pub uniform_deals: bool,
+    /// Playouts by uniformly random legal actions instead of the game's playout rule
+    /// (for measuring what the rule is worth).
+    pub random_playouts: bool,
     game: PhantomData<fn() -> G>,
 }
 
@@ -77,6 +80,7 @@ impl<G> ExpertBot<G> {
             },
             budget: None,
             uniform_deals: false,
+            random_playouts: false,
             game: PhantomData,
         }
     }
@@ -94,7 +98,8 @@ impl<G> ExpertBot<G> {
     /// `deal_tries=N`, `uniform=1` (ignore the game's knowledge when dealing),
     /// `expand_after=N` (playouts through a tree node before it is expanded; 0: no tree
     /// below the candidates), `c=X` (the tree's exploration weight), `prior=X` (the
-    /// prior mass on the playout policy's action).
+    /// prior mass on the playout policy's action), `random_playouts=1` (uniformly
+    /// random playouts instead of the game's playout rule).
     pub fn with_override(mut self, text: &str) -> Result<Self, String> {
         let (name, value) = crate::bot::parse_override(text)?;
         let whole = || {
@@ -112,6 +117,7 @@ impl<G> ExpertBot<G> {
             "min_rounds" => self.settings.min_rounds = whole()? as u32,
             "deal_tries" => self.settings.deal_tries = whole()? as u32,
             "uniform" => self.uniform_deals = value != 0.0,
+            "random_playouts" => self.random_playouts = value != 0.0,
             "expand_after" => self.settings.tree.expand_after = value as u32,
             "c" => self.settings.tree.exploration = value,
             "prior" => self.settings.tree.prior = value.clamp(0.0, 1.0),
@@ -151,7 +157,11 @@ impl<G: Searchable> ExpertBot<G> {
             &settings,
             limit,
             &weight,
-            &G::playout_action,
+            if self.random_playouts {
+                &random_playout::<G>
+            } else {
+                &G::playout_action
+            },
         ) {
             Ok(result) => {
                 ctx.record_iterations(result.iterations);
@@ -161,6 +171,16 @@ impl<G: Searchable> ExpertBot<G> {
             Err(super::NoResult::NoTime) => Err(Fallback::NoTime),
         }
     }
+}
+
+/// A uniformly random legal action of the seat to act (the `random_playouts` ablation).
+fn random_playout<G: Simulation>(
+    position: &G::Position,
+    rng: &mut ChaCha8Rng,
+    buffer: &mut Vec<G::Decision>,
+) -> G::Decision {
+    crate::game::random_action::<G>(position, rng, buffer)
+        .expect("a playout acts only while the hand runs")
 }
 
 /// Why the search gave no answer of its own.
