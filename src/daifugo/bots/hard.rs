@@ -77,7 +77,7 @@ pub struct Weights {
 /// The hard level's weights (tuning log in `docs/daifugo-hard.md`).
 pub const HARD_WEIGHTS: Weights = Weights {
     plan: 1.0,
-    losers: 0.6,
+    losers: 1.5,
     strength: 0.6,
     control: 0.8,
     tempo: 1.0,
@@ -158,8 +158,8 @@ impl HardBot {
     /// inference, and a looser draw between candidates.
     pub const fn normal() -> HardBot {
         let mut weights = HARD_WEIGHTS;
-        weights.temperature = 0.4;
-        weights.margin = 1.0;
+        weights.temperature = 0.2;
+        weights.margin = 0.5;
         HardBot {
             weights,
             memory: Memory {
