@@ -1,23 +1,23 @@
 //! Daifugo benchmarks that also assert their answers: legal plays, one easy decision,
 //! one whole easy game, and the hard bot's decision latency on 4-player views.
 
-use climbot::daifugo::Daifugo;
 use climbot::bot::DecisionContext;
+use climbot::daifugo::Daifugo;
 use climbot::daifugo::bots::easy::{EasyBot, choose_play};
 use climbot::daifugo::bots::hard::HARD;
 use climbot::daifugo::bots::is_legal;
-use climbot::daifugo::referee::Referee;
-use climbot::daifugo::view::{DaifugoView, Phase};
-use rand_chacha::ChaCha8Rng;
-use rand_chacha::rand_core::SeedableRng;
-use std::time::Instant;
 use climbot::daifugo::cards::CardSet;
 use climbot::daifugo::moves::{Trick, legal_plays};
+use climbot::daifugo::referee::Referee;
 use climbot::daifugo::referee::play_match;
 use climbot::daifugo::rules::RuleSet;
+use climbot::daifugo::view::{DaifugoView, Phase};
 use climbot::game::Policy;
 use criterion::{Criterion, criterion_group, criterion_main};
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
 use std::hint::black_box;
+use std::time::Instant;
 
 const SEED_HAND: &str = "♠3 ♥3 ♦4 ♠5 ♠6 ♠7 ♣9 ♥9 ♦J ♠K ♥2 joker";
 
@@ -113,7 +113,11 @@ fn percentile(times: &[f64], q: f64) -> f64 {
 fn hard_decision(c: &mut Criterion) {
     let (mid, _) = hard_views(10);
     let (all, exchange) = hard_views(0);
-    for (name, views) in [("mid-game", &mid), ("every play", &all), ("exchange", &exchange)] {
+    for (name, views) in [
+        ("mid-game", &mid),
+        ("every play", &all),
+        ("exchange", &exchange),
+    ] {
         let times = decision_times(views);
         println!(
             "daifugo/hard_decide_4p {name}: {} decisions, median {:.1} us, p99 {:.1} us, max {:.1} us",
