@@ -1,6 +1,6 @@
 //! Daifugo end to end on a real server: both phases (PLAY lead and follow, EXCHANGE)
 //! under both presets, through SelectPlay and ListLegalPlays. The answer must be the
-//! in-process easy decision and among the listed legal decisions.
+//! in-process decision of the level asked for and among the listed legal decisions.
 mod common;
 
 use climbot::bot::{DecisionContext, Difficulty};
@@ -163,7 +163,7 @@ async fn both_phases_under_both_presets() {
 }
 
 #[tokio::test]
-async fn expert_searches_the_play_and_answers_the_exchange_with_easy() {
+async fn expert_searches_the_play_and_answers_the_exchange_with_hard() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
     let expert = policy(Difficulty::Expert).expect("served");
@@ -187,7 +187,12 @@ async fn expert_searches_the_play_and_answers_the_exchange_with_easy() {
             assert_eq!(r.search_iterations, ctx.work().iterations);
             if situation(view) == Situation::Exchange {
                 assert_eq!(r.search_iterations, 0, "the exchange is not searched");
-                assert_eq!(expected, easy::decide(view));
+                let hard = policy(Difficulty::Hard).expect("served");
+                let hard_choice = hard.decide(view, &mut DecisionContext::unbounded(seed));
+                assert_eq!(
+                    expected, hard_choice,
+                    "the exchange is the hard evaluation's"
+                );
             } else if legal_decisions(view).len() > 1 {
                 assert!(r.search_iterations > 0);
                 assert!(r.explanation.iter().any(|c| c.chosen));
@@ -372,27 +377,36 @@ async fn decisions_are_deterministic() {
 }
 
 #[tokio::test]
-async fn missing_levels_are_unimplemented() {
+async fn normal_and_hard_answer_their_in_process_decision_with_explanations() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
-    let wire = joker_sequence_view(pb::DaifugoRulePreset::House);
-    for (difficulty, name) in [
-        (pb::Difficulty::Normal, "normal"),
-        (pb::Difficulty::Hard, "hard"),
-    ] {
-        let status = client
-            .select_play(select(wire.clone(), difficulty))
-            .await
-            .unwrap_err();
-        assert_eq!(status.code(), Code::Unimplemented, "{status:?}");
-        assert!(
-            status.message().contains("daifugo") && status.message().contains(name),
-            "{}",
-            status.message()
-        );
+    // Both presets, and a toggle override: two jokers and J-back on the house rules.
+    let mut custom = RuleSet::house();
+    custom.jokers = 2;
+    custom.jack_back = true;
+    for (rules, players) in [(RuleSet::house(), 4), (RuleSet::uecda(), 5), (custom, 4)] {
+        for view in sample_views(rules, players).iter().step_by(2) {
+            for (difficulty, level) in [
+                (pb::Difficulty::Normal, Difficulty::Normal),
+                (pb::Difficulty::Hard, Difficulty::Hard),
+            ] {
+                let bot = policy(level).expect("served");
+                let seed = derive_seed(GameId::Daifugo, view.fingerprint(), level);
+                let expected = bot.decide(view, &mut DecisionContext::unbounded(seed));
+                let mut request = select(view_to_wire(view), difficulty);
+                request.explain = true;
+                let r = client.select_play(request).await.unwrap().into_inner();
+                assert_eq!(r.seed, seed);
+                assert_eq!(r.difficulty, difficulty as i32);
+                assert_eq!(decision(&r), decision_to_wire(&expected), "{level:?}");
+                assert!(legal_decisions(view).contains(&expected));
+                assert!(!r.explanation.is_empty(), "{level:?}: no candidates");
+                assert!(r.explanation.iter().any(|c| c.chosen));
+            }
+        }
     }
     // An invalid view is refused as such whatever the level.
-    let mut bad = wire;
+    let mut bad = joker_sequence_view(pb::DaifugoRulePreset::House);
     bad.seat = 9;
     let status = client
         .select_play(select(bad, pb::Difficulty::Hard))

@@ -4,7 +4,6 @@ mod common;
 use climbot::pb;
 use climbot::pb::bot_service_client::BotServiceClient;
 use common::*;
-use tonic::Code;
 
 /// The legal actions ListLegalPlays gives for `view`.
 async fn legal(
@@ -117,22 +116,25 @@ async fn every_lexio_level_answers_legally() {
 }
 
 #[tokio::test]
-async fn missing_levels_are_unimplemented_not_served_by_another() {
+async fn every_daifugo_level_answers_legally() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
-    // Daifugo has no evaluation bots yet.
     let (_, view) = climbot::loadtest::daifugo_views(1).unwrap().remove(0);
-    for (difficulty, name) in [
-        (pb::Difficulty::Normal, "normal"),
-        (pb::Difficulty::Hard, "hard"),
+    for difficulty in [
+        pb::Difficulty::Easy,
+        pb::Difficulty::Normal,
+        pb::Difficulty::Hard,
     ] {
         let request = pb::SelectPlayRequest {
             view: Some(view.clone()),
             difficulty: difficulty as i32,
             ..Default::default()
         };
-        let status = client.select_play(request).await.unwrap_err();
-        assert_eq!(status.code(), Code::Unimplemented);
-        assert_eq!(status.message(), format!("daifugo has no {name} bot yet"));
+        let response = client.select_play(request).await.unwrap().into_inner();
+        assert_eq!(response.difficulty, difficulty as i32);
+        assert!(matches!(
+            response.decision.and_then(|d| d.game),
+            Some(pb::decision::Game::Daifugo(_))
+        ));
     }
 }

@@ -16,7 +16,7 @@ async fn metrics_show_histogram_counters_and_build_info() {
     let mut expert = select(follow_view(), pb::Difficulty::Expert);
     expert.budget_ms = Some(10);
     client.select_play(expert).await.unwrap();
-    // A level Daifugo does not have yet.
+    // A Daifugo HARD decision.
     let (_, daifugo) = climbot::loadtest::daifugo_views(1).unwrap().remove(0);
     client
         .select_play(pb::SelectPlayRequest {
@@ -25,7 +25,7 @@ async fn metrics_show_histogram_counters_and_build_info() {
             ..Default::default()
         })
         .await
-        .unwrap_err();
+        .unwrap();
     let mut bad = lead_view();
     bad.hand.clear();
     client
@@ -54,7 +54,7 @@ async fn metrics_show_histogram_counters_and_build_info() {
     has(
         r#"climbot_select_play_duration_seconds_count{game="lexio",difficulty="easy",outcome="ok"} "#,
     );
-    has(r#"difficulty="hard",outcome="unimplemented""#);
+    has(r#"game="daifugo",difficulty="hard",outcome="ok""#);
     has(r#"climbot_requests_total{rpc="select_play",game="lexio",difficulty="easy",code="ok"}"#);
     has(
         r#"climbot_requests_total{rpc="select_play",game="lexio",difficulty="easy",code="invalid_argument"}"#,

@@ -9,7 +9,9 @@
 pub mod bots;
 pub mod cards;
 pub mod decision;
+pub mod knowledge;
 pub mod moves;
+pub mod plan;
 pub mod plays;
 pub mod position;
 pub mod referee;

@@ -28,6 +28,39 @@ impl Trick {
         self.revolution ^ self.jack_back
     }
 
+    /// The trick once `play` is put on it and before any clear: the play on top, the
+    /// suit lock set (a play of exactly the suits below it) or lifted (a lone joker),
+    /// the order flipped by a revolution, J-back started by jacks. Whether the play
+    /// then clears the table is [`Trick::clears_after`].
+    pub fn after_play(&self, play: &Play, rules: &RuleSet) -> Trick {
+        let mut next = *self;
+        if play.is_lone_joker() {
+            next.lock = 0;
+        } else if let Some(below) = self.table
+            && rules.suit_lock
+            && self.lock == 0
+            && play.suits() != 0
+            && below.suits() == play.suits()
+        {
+            next.lock = play.suits();
+        }
+        next.table = Some(*play);
+        if play.is_revolution(rules) {
+            next.revolution = !next.revolution;
+        }
+        if play.is_jack_back(rules) {
+            next.jack_back = true;
+        }
+        next
+    }
+
+    /// Whether putting `play` on this trick clears the table at once: an 8-cut, or
+    /// the ♠3 on a lone joker.
+    pub fn clears_after(&self, play: &Play, rules: &RuleSet) -> bool {
+        play.is_eight_cut(rules)
+            || (self.table.is_some_and(|t| t.is_lone_joker()) && play.is_spade3())
+    }
+
     /// Whether `play` may be put on this trick (any play leads an empty table).
     pub fn allows(&self, play: &Play, rules: &RuleSet) -> bool {
         match &self.table {

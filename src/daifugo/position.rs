@@ -437,36 +437,32 @@ impl DaifugoPosition {
         self.played = self.played.union(play.cards());
         events(Event::Played(seat, play));
 
-        // The suit lock, and the lone joker's unlock.
+        // The suit lock (or the lone joker's unlock), the revolution and J-back.
+        let before = self.trick;
+        self.trick = before.after_play(&play, &rules);
         if play.is_lone_joker() {
-            if self.trick.lock != 0 {
+            if before.lock != 0 {
                 events(Event::LockRemoved);
             }
-            self.trick.lock = 0;
-        } else if let Some(below) = covered
-            && rules.suit_lock
-            && self.trick.lock == 0
-            && play.suits() != 0
-            && below.suits() == play.suits()
-        {
-            self.trick.lock = play.suits();
-            events(Event::Locked(play.suits()));
+        } else if self.trick.lock != before.lock {
+            events(Event::Locked(self.trick.lock));
         }
-        self.trick.table = Some(play);
         self.owner = seat;
         if !rules.pass_locks_out {
             self.passed = 0;
         }
-        if play.is_revolution(&rules) {
-            self.trick.revolution = !self.trick.revolution;
+        if self.trick.revolution != before.revolution {
             events(Event::Revolution(self.trick.revolution));
         }
-        if play.is_jack_back(&rules) && !self.trick.jack_back {
-            self.trick.jack_back = true;
+        if self.trick.jack_back && !before.jack_back {
             events(Event::JackBack);
         }
         let eight_cut = play.is_eight_cut(&rules);
         let spade3_return = covered.is_some_and(|c| c.is_lone_joker()) && play.is_spade3();
+        debug_assert_eq!(
+            eight_cut || spade3_return,
+            before.clears_after(&play, &rules)
+        );
 
         // Going out: foul or legal finish (and miyako-ochi at the first legal finish).
         if self.hands[seat].is_empty() {
@@ -521,7 +517,7 @@ impl DaifugoPosition {
 /// The kind of a logged play read from its cards: one card is a single; naturals of
 /// one rank (with jokers) or two cards are a group; naturals of several ranks are a
 /// sequence; one natural with two jokers is read as a group (see the module docs).
-fn logged_kind(cards: CardSet) -> PlayKind {
+pub(crate) fn logged_kind(cards: CardSet) -> PlayKind {
     let naturals = cards.naturals();
     match naturals.first().and_then(Card::rank) {
         _ if cards.len() == 1 => PlayKind::Single,
