@@ -3,7 +3,7 @@
 //! the knowledge that weights deals, and the bot that answers the phases a search does
 //! not play (a tax return, an exchange, a revolution choice).
 
-use super::{Limit, SearchResult, Settings, search};
+use super::{Guide, Limit, SearchResult, Settings, TreeSettings, search};
 use crate::bot::{DecisionContext, Difficulty, Explained};
 use crate::game::{Game, Policy, Simulation};
 use rand_chacha::ChaCha8Rng;
@@ -35,9 +35,24 @@ pub trait Searchable: Simulation {
     /// `cargo bench --bench search` gives the cost per playout.
     const DEFAULT_ITERATIONS: u64;
 
-    /// The bot for a view the search cannot play (no [`Simulation::position`]): the
-    /// strongest evaluation level the game serves.
-    fn off_phase_policy() -> &'static dyn Policy<Self> {
+    /// How many standard errors of paired evidence the search's leader needs over the
+    /// evaluation bot's choice ([`Searchable::evaluation_policy`]) to replace it; 0
+    /// (the default): the leader is answered whatever the evaluation bot would play.
+    /// Where a game's evaluation knows more than its easy playouts can show (Daifugo),
+    /// its choice stands until the search clearly refutes it.
+    const ANCHOR_Z: f64 = 0.0;
+
+    /// Search only the evaluation bot's best this many candidates (0, the default:
+    /// every legal decision).
+    const SHORTLIST: usize = 0;
+
+    /// The tree below each candidate ([`TreeSettings::NONE`]: playouts only).
+    const TREE: TreeSettings = TreeSettings::STANDARD;
+
+    /// The strongest evaluation level the game serves: it answers the views the search
+    /// cannot play (no [`Simulation::position`]) and makes the anchor of
+    /// [`Searchable::ANCHOR_Z`].
+    fn evaluation_policy() -> &'static dyn Policy<Self> {
         [Difficulty::Hard, Difficulty::Normal, Difficulty::Easy]
             .into_iter()
             .find_map(Self::policy)
@@ -62,10 +77,14 @@ pub struct ExpertBot<G> {
     /// Playouts by uniformly random legal actions instead of the game's playout rule
     /// (for measuring what the rule is worth).
     pub random_playouts: bool,
+    /// See [`Searchable::ANCHOR_Z`] (`anchor=X`).
+    pub anchor_z: f64,
+    /// See [`Searchable::SHORTLIST`] (`shortlist=k`).
+    pub shortlist: usize,
     game: PhantomData<fn() -> G>,
 }
 
-impl<G> ExpertBot<G> {
+impl<G: Searchable> ExpertBot<G> {
     /// The served level: runs until the budget (or the request's iteration limit).
     pub const fn served() -> Self {
         ExpertBot {
@@ -76,11 +95,13 @@ impl<G> ExpertBot<G> {
                 elimination_z: 3.0,
                 deal_tries: 8,
                 max_playout_actions: 10_000,
-                tree: super::TreeSettings::STANDARD,
+                tree: G::TREE,
             },
             budget: None,
             uniform_deals: false,
             random_playouts: false,
+            anchor_z: G::ANCHOR_Z,
+            shortlist: G::SHORTLIST,
             game: PhantomData,
         }
     }
@@ -99,7 +120,8 @@ impl<G> ExpertBot<G> {
     /// `expand_after=N` (playouts through a tree node before it is expanded; 0: no tree
     /// below the candidates), `c=X` (the tree's exploration weight), `prior=X` (the
     /// prior mass on the playout policy's action), `random_playouts=1` (uniformly
-    /// random playouts instead of the game's playout rule).
+    /// random playouts instead of the game's playout rule), `anchor=X` (the standard
+    /// errors the search needs to overrule the evaluation bot; 0: never defer to it).
     pub fn with_override(mut self, text: &str) -> Result<Self, String> {
         let (name, value) = crate::bot::parse_override(text)?;
         let whole = || {
@@ -118,6 +140,8 @@ impl<G> ExpertBot<G> {
             "deal_tries" => self.settings.deal_tries = whole()? as u32,
             "uniform" => self.uniform_deals = value != 0.0,
             "random_playouts" => self.random_playouts = value != 0.0,
+            "anchor" if value >= 0.0 => self.anchor_z = value,
+            "shortlist" => self.shortlist = value as usize,
             "expand_after" => self.settings.tree.expand_after = value as u32,
             "c" => self.settings.tree.exploration = value,
             "prior" => self.settings.tree.prior = value.clamp(0.0, 1.0),
@@ -150,21 +174,45 @@ impl<G: Searchable> ExpertBot<G> {
             ..self.settings
         };
         let weight = |deal: &G::Deal| knowledge.as_ref().map_or(1.0, |w| w(deal));
+        let shortlist = (self.shortlist > 0).then(|| {
+            let (_, ranked) = G::evaluation_policy().decide_explained(view, ctx);
+            let k = self.shortlist;
+            ranked
+                .into_iter()
+                .take(k)
+                .map(|e| e.action)
+                .collect::<Vec<_>>()
+        });
+        let shortlist = shortlist.filter(|list| !list.is_empty());
         match search::<G>(
             view,
             G::seat(view),
             ctx,
             &settings,
             limit,
-            &weight,
-            if self.random_playouts {
-                &random_playout::<G>
-            } else {
-                &G::playout_action
+            &Guide {
+                weight: &weight,
+                playout: if self.random_playouts {
+                    &random_playout::<G>
+                } else {
+                    &G::playout_action
+                },
+                candidates: shortlist.as_deref(),
             },
         ) {
-            Ok(result) => {
+            Ok(mut result) => {
                 ctx.record_iterations(result.iterations);
+                let z = self.anchor_z;
+                if z > 0.0 {
+                    let anchor = G::evaluation_policy().decide(view, ctx);
+                    let stands = result.candidates.iter().any(|c| {
+                        c.decision == anchor
+                            && c.deficit.is_some_and(|(deficit, se)| deficit <= z * se)
+                    });
+                    if stands {
+                        result.decision = anchor;
+                    }
+                }
                 Ok(result)
             }
             Err(super::NoResult::NoPosition) => Err(Fallback::OffPhase),
@@ -197,7 +245,7 @@ fn answer_without_search<G: Searchable>(
     ctx: &mut DecisionContext<'_>,
 ) -> (G::Decision, Vec<Explained<G::Decision>>) {
     match why {
-        Fallback::OffPhase => G::off_phase_policy().decide_explained(view, ctx),
+        Fallback::OffPhase => G::evaluation_policy().decide_explained(view, ctx),
         Fallback::NoTime => {
             ctx.mark_fallback();
             let easy = G::policy(Difficulty::Easy).expect("every game serves easy");
@@ -295,7 +343,7 @@ mod tests {
 
     #[test]
     fn overrides_parse_and_rename() {
-        struct G;
+        type G = crate::lexio::Lexio;
         let bot: ExpertBot<G> = ExpertBot::with_iterations(100);
         assert_eq!(bot.iterations, Some(100));
         let bot = bot.with_override("iterations=300").unwrap();

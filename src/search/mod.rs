@@ -68,6 +68,10 @@ pub struct Candidate<D> {
     pub ci95: Option<(f64, f64)>,
     /// Whether it was still in the race at the end.
     pub in_race: bool,
+    /// For a candidate in the race at the end: its mean paired deficit to the chosen
+    /// decision over the rounds both completed (oriented so that positive means worse,
+    /// 0 for the chosen one) and that mean's standard error.
+    pub deficit: Option<(f64, f64)>,
 }
 
 /// What a search found.
@@ -122,9 +126,18 @@ impl Limit {
     }
 }
 
-/// Searches the view's decision for `seat` (the view's). `limit` caps the playouts or the time;
-/// `weight` is the knowledge hook of [`determinize`]; `playout` chooses an action for
-/// the seat to act in a playout (it may draw from the generator).
+/// What guides a search besides its settings.
+pub struct Guide<'a, G: Simulation> {
+    /// The knowledge hook of [`determinize`]: the weight of a deal.
+    pub weight: &'a dyn Fn(&G::Deal) -> f64,
+    /// The action of the seat to act in a playout (it may draw from the generator).
+    pub playout: &'a Playout<G>,
+    /// The candidates to search, if not every legal decision (each must be legal).
+    pub candidates: Option<&'a [G::Decision]>,
+}
+
+/// Searches the view's decision for `seat` (the view's). `limit` caps the playouts or
+/// the time; `guide` gives the deal weights, the playout policy and the candidates.
 ///
 /// With neither a `limit` nor a budget that ends, a search between candidates that
 /// never separate would not end: callers without a budget set a limit.
@@ -134,10 +147,14 @@ pub fn search<G: Simulation>(
     ctx: &mut DecisionContext<'_>,
     settings: &Settings,
     limit: Limit,
-    weight: &dyn Fn(&G::Deal) -> f64,
-    playout: &Playout<G>,
+    guide: &Guide<'_, G>,
 ) -> Result<SearchResult<G::Decision>, NoResult> {
-    let decisions = G::legal_decisions(view);
+    let Guide {
+        weight, playout, ..
+    } = *guide;
+    let decisions = guide
+        .candidates
+        .map_or_else(|| G::legal_decisions(view), <[_]>::to_vec);
     if decisions.is_empty() {
         return Err(NoResult::NoPosition);
     }
@@ -204,6 +221,7 @@ pub fn search<G: Simulation>(
             (sign * ma).total_cmp(&(sign * mb)).then(b.cmp(&a))
         })
         .expect("a candidate is racing");
+    let leader = &runners[best].outcomes[..completed];
     let candidates = decisions
         .iter()
         .zip(&runners)
@@ -213,6 +231,14 @@ pub fn search<G: Simulation>(
             mean: mean(&r.outcomes),
             ci95: ci95(&r.outcomes),
             in_race: r.in_race,
+            deficit: r.in_race.then(|| {
+                let diffs: Vec<f64> = leader
+                    .iter()
+                    .zip(&r.outcomes[..completed])
+                    .map(|(l, c)| sign * (l - c))
+                    .collect();
+                (mean(&diffs), (variance(&diffs) / diffs.len() as f64).sqrt())
+            }),
         })
         .collect();
     Ok(SearchResult {
@@ -387,8 +413,11 @@ mod tests {
                     iterations: Some(limit),
                     deadline: None,
                 },
-                &|_| 1.0,
-                &random_playout,
+                &Guide {
+                    weight: &|_| 1.0,
+                    playout: &random_playout,
+                    candidates: None,
+                },
             )
             .unwrap()
         };
@@ -417,8 +446,11 @@ mod tests {
                 iterations: Some(37),
                 deadline: None,
             },
-            &|_| 1.0,
-            &random_playout,
+            &Guide {
+                weight: &|_| 1.0,
+                playout: &random_playout,
+                candidates: None,
+            },
         )
         .unwrap();
         assert_eq!(result.iterations, 37);
@@ -442,8 +474,11 @@ mod tests {
                 iterations: None,
                 deadline: Some(Instant::now() + std::time::Duration::from_millis(5)),
             },
-            &|_| 1.0,
-            &random_playout,
+            &Guide {
+                weight: &|_| 1.0,
+                playout: &random_playout,
+                candidates: None,
+            },
         )
         .unwrap();
         assert!(result.iterations > 0);
@@ -459,8 +494,11 @@ mod tests {
             &mut ctx,
             &Settings::default(),
             Limit::default(),
-            &|_| 1.0,
-            &random_playout,
+            &Guide {
+                weight: &|_| 1.0,
+                playout: &random_playout,
+                candidates: None,
+            },
         );
         assert_eq!(result, Err(NoResult::NoTime));
     }
@@ -485,8 +523,11 @@ mod tests {
                     iterations: Some(10_000),
                     deadline: None,
                 },
-                &|_| 1.0,
-                &random_playout,
+                &Guide {
+                    weight: &|_| 1.0,
+                    playout: &random_playout,
+                    candidates: None,
+                },
             )
             .unwrap()
         };
@@ -516,8 +557,11 @@ mod tests {
             &mut DecisionContext::unbounded(1),
             &Settings::default(),
             Limit::default(),
-            &|_| 1.0,
-            &random_playout,
+            &Guide {
+                weight: &|_| 1.0,
+                playout: &random_playout,
+                candidates: None,
+            },
         )
         .unwrap();
         assert_eq!(result.decision, 1);

@@ -1,6 +1,11 @@
 //! Daifugo's EXPERT: the shared search (`crate::search`) with the easy rule as its
 //! playout policy; the exchange, which has no play to search, is answered by the
-//! strongest evaluation level served.
+//! hard evaluation.
+//!
+//! Easy playouts misjudge Daifugo more than the hard evaluation does: searching every
+//! candidate lost to HARD by 0.33 places a game (`docs/expert.md`). So the search
+//! races only HARD's two best candidates and keeps HARD's own choice unless the
+//! other is ahead by 3 standard errors of paired evidence.
 
 use super::easy::choose_play;
 use crate::daifugo::Daifugo;
@@ -12,6 +17,8 @@ use rand_chacha::ChaCha8Rng;
 
 impl Searchable for Daifugo {
     const DEFAULT_ITERATIONS: u64 = 1500;
+    const ANCHOR_Z: f64 = 3.0;
+    const SHORTLIST: usize = 2;
 
     fn playout_action(
         position: &DaifugoPosition,
