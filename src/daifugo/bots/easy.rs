@@ -60,6 +60,17 @@ pub fn decide(view: &DaifugoView) -> DaifugoDecision {
 /// assert_eq!(format!("{play:?}"), "sequence ♠5 ♠6 ♠7");
 /// ```
 pub fn choose_play(hand: CardSet, trick: &Trick, rules: &RuleSet) -> Option<Play> {
+    choose_play_with(hand, trick, rules, false)
+}
+
+/// The easy rule, and with `keep_groups` a variant that follows, where it can, with a
+/// play that leaves no card of its ranks behind (the search's Daifugo playouts).
+pub fn choose_play_with(
+    hand: CardSet,
+    trick: &Trick,
+    rules: &RuleSet,
+    keep_groups: bool,
+) -> Option<Play> {
     let mut candidates = Vec::new();
     legal_plays(hand, trick, rules, &mut candidates);
     let leading = trick.table.is_none();
@@ -102,6 +113,18 @@ pub fn choose_play(hand: CardSet, trick: &Trick, rules: &RuleSet) -> Option<Play
             (Some(g), _) => Some(*g),
         }
     } else {
+        if keep_groups {
+            // Follow without splitting a rank the hand holds more of, if possible.
+            let whole = |p: &Play| {
+                let naturals = p.cards().naturals();
+                naturals.iter().filter_map(|c| c.rank()).all(|r| {
+                    hand.suits_of_rank(r).count_ones() == naturals.suits_of_rank(r).count_ones()
+                })
+            };
+            if candidates.iter().any(whole) {
+                candidates.retain(whole);
+            }
+        }
         candidates
             .iter()
             .min_by_key(|p| {
@@ -113,5 +136,30 @@ pub fn choose_play(hand: CardSet, trick: &Trick, rules: &RuleSet) -> Option<Play
                 )
             })
             .copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::daifugo::cards::Card;
+
+    #[test]
+    fn keeping_groups_follows_with_a_whole_rank() {
+        let rules = RuleSet::house();
+        let hand = CardSet::parse("s5 h5 d6 c9 hK").unwrap();
+        let trick = Trick {
+            table: Some(Play::single(Card::parse("c4").unwrap())),
+            ..Trick::default()
+        };
+        // The easy rule breaks the pair of 5s; the variant keeps it and plays the 6.
+        let easy = choose_play(hand, &trick, &rules).unwrap();
+        assert_eq!(easy.low_rank(), Card::parse("s5").unwrap().rank());
+        let kept = choose_play_with(hand, &trick, &rules, true).unwrap();
+        assert_eq!(kept.cards(), CardSet::parse("d6").unwrap());
+        // With only split plays left, it still follows with the weakest.
+        let hand = CardSet::parse("s5 h5").unwrap();
+        let split = choose_play_with(hand, &trick, &rules, true).unwrap();
+        assert_eq!(split.len(), 1);
     }
 }

@@ -7,7 +7,7 @@
 //! races only HARD's two best candidates and keeps HARD's own choice unless the
 //! other is ahead by 3 standard errors of paired evidence.
 
-use super::easy::choose_play;
+use super::easy::choose_play_with;
 use crate::daifugo::Daifugo;
 use crate::daifugo::decision::DaifugoDecision;
 use crate::daifugo::position::DaifugoPosition;
@@ -26,7 +26,12 @@ impl Searchable for Daifugo {
         _buffer: &mut Vec<DaifugoDecision>,
     ) -> DaifugoDecision {
         let seat = Daifugo::to_act(position).expect("a playout acts only while the game runs");
-        match choose_play(position.hands()[seat], position.trick(), position.rules()) {
+        match choose_play_with(
+            position.hands()[seat],
+            position.trick(),
+            position.rules(),
+            true,
+        ) {
             Some(play) => DaifugoDecision::Play(play),
             None => DaifugoDecision::Pass,
         }
