@@ -143,6 +143,7 @@ fn knowledge(rules: RuleSet, hand: CardSet, unseen: CardSet, opponent: usize) ->
         players: 2,
         unseen,
         counts,
+        known: [CardSet::EMPTY; MAX_SEATS],
         active: 0b11,
         passed: 0,
         owner: None,

@@ -291,6 +291,7 @@ fn joker_sequence_view(preset: pb::DaifugoRulePreset) -> pb::DaifugoView {
             seat: 0,
             cards: table_cards,
         }],
+        exchange_known: None,
     }
 }
 

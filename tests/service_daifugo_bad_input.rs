@@ -99,6 +99,7 @@ fn base() -> pb::DaifugoView {
                 cards: vec![card(5, S), joker()],
             },
         ],
+        exchange_known: None,
     }
 }
 
@@ -125,6 +126,22 @@ fn exchange_base() -> pb::DaifugoView {
         s.title = t as i32;
     }
     v
+}
+
+/// The exchange view with what seat 2 knows of it: it received ♠5 and the joker from
+/// the daihinmin (seat 3) and has not given back yet.
+fn exchange_known_base() -> pb::DaifugoView {
+    let mut v = exchange_base();
+    v.exchange_known = Some(pb::DaifugoExchangeKnown {
+        with_seat: 3,
+        received: vec![card(5, S), joker()],
+        given: vec![],
+    });
+    v
+}
+
+fn known(v: &mut pb::DaifugoView) -> &mut pb::DaifugoExchangeKnown {
+    v.exchange_known.as_mut().unwrap()
 }
 
 /// Every seat but the bot's is out and all other cards are played: the game is over.
@@ -542,6 +559,71 @@ fn catalogue() -> Vec<Bad> {
             "required",
             |v| table(v).cards[0].card = None,
         ),
+        // --- the exchange as the seat knows it
+        bad(
+            "exchange knowledge in game 1",
+            "view.daifugo.exchange_known",
+            "no exchange in this game",
+            |v| v.exchange_known = exchange_known_base().exchange_known,
+        ),
+        bad_from(
+            exchange_known_base(),
+            "exchange partner out of range",
+            "view.daifugo.exchange_known.with_seat",
+            "seat 7 of 4",
+            |v| known(v).with_seat = 7,
+        ),
+        bad_from(
+            exchange_known_base(),
+            "exchange partner is the bot itself",
+            "view.daifugo.exchange_known.with_seat",
+            "own seat",
+            |v| known(v).with_seat = 2,
+        ),
+        bad_from(
+            exchange_known_base(),
+            "exchange partner is not the daihinmin",
+            "view.daifugo.exchange_known.with_seat",
+            "exchanges with the daihinmin",
+            |v| known(v).with_seat = 0,
+        ),
+        bad_from(
+            exchange_known_base(),
+            "one card received where the daifugo receives two",
+            "view.daifugo.exchange_known.received",
+            "receives 2",
+            |v| {
+                known(v).received.pop();
+            },
+        ),
+        bad_from(
+            exchange_known_base(),
+            "a received card neither in hand nor played",
+            "view.daifugo.exchange_known.received[1]",
+            "neither in hand nor played",
+            |v| known(v).received[1] = card(4, D),
+        ),
+        bad_from(
+            exchange_known_base(),
+            "a received card listed twice",
+            "view.daifugo.exchange_known.received[1]",
+            "duplicate",
+            |v| known(v).received[1] = card(5, S),
+        ),
+        bad_from(
+            exchange_known_base(),
+            "a received card with a bad rank",
+            "view.daifugo.exchange_known.received[0].rank",
+            "",
+            |v| known(v).received[0].rank = 16,
+        ),
+        bad_from(
+            exchange_known_base(),
+            "cards given before the give-back is chosen",
+            "view.daifugo.exchange_known.given",
+            "before choosing its give-back",
+            |v| known(v).given = vec![card(4, D), card(4, C)],
+        ),
     ]
 }
 
@@ -615,7 +697,7 @@ async fn every_bad_view_is_invalid_argument_naming_the_field() {
 async fn the_base_views_of_the_catalogue_are_accepted() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
-    for view in [base(), exchange_base()] {
+    for view in [base(), exchange_base(), exchange_known_base()] {
         for difficulty in [pb::Difficulty::Easy, pb::Difficulty::Unspecified] {
             client
                 .select_play(pb::SelectPlayRequest {

@@ -9,6 +9,13 @@
 //! such beater. A pass is a choice, never a proof, so the evidence only scales
 //! probabilities ([`Memory::pass_factor`]); the exact answers use hard facts alone.
 //!
+//! The exchange is a hard fact: the cards the seat gave its exchange partner and that
+//! are not played yet are in the partner's hand ([`Knowledge::known`]). They stay in
+//! the unseen set, so every exact answer below still ranges over all holdings of the
+//! unseen cards (a superset of the possible ones: a certain winner stays certain); the
+//! estimates use them ([`Knowledge::beat_chance`]), and so does the search's deal
+//! sampler ([`super::position::DaifugoDeal::draw`]).
+//!
 //! The exact answers:
 //! - [`beatable`]: whether some holding of the unseen cards beats the top of a trick;
 //! - [`Knowledge::certain_now`] and [`Knowledge::certain_lead`]: a *certain winner*, a
@@ -81,6 +88,9 @@ pub struct Knowledge {
     pub unseen: CardSet,
     /// Every seat's card count.
     pub counts: [usize; MAX_SEATS],
+    /// Cards known to be in each seat's hand: those the seat gave it in the exchange,
+    /// not played yet (a subset of `unseen`).
+    pub known: [CardSet; MAX_SEATS],
     /// Seats still in the game (bit = seat).
     pub active: u8,
     /// Seats locked out of the current trick (bit = seat).
@@ -126,6 +136,10 @@ impl Knowledge {
         let unseen = CardSet::deck(rules.jokers)
             .difference(view.hand())
             .difference(remembered);
+        let mut known = [CardSet::EMPTY; MAX_SEATS];
+        if let Some(x) = view.exchange_known() {
+            known[x.with_seat] = view.known_held(x.with_seat).intersection(unseen);
+        }
         let evidence = if memory.passes {
             read_passes(view, forgotten)
         } else {
@@ -137,6 +151,7 @@ impl Knowledge {
             players,
             unseen,
             counts,
+            known,
             active,
             passed,
             owner: view.table().map(|t| t.owner),
@@ -221,14 +236,23 @@ impl Knowledge {
     }
 
     /// The chance that `seat`, holding a random draw of its count from the unseen
-    /// cards, can beat the top of `trick`, scaled down by what its passes revealed.
+    /// cards it may hold, can beat the top of `trick`, scaled down by what its passes
+    /// revealed. 1 when the cards known to be in its hand beat it; the cards known to
+    /// be in another seat's hand are never drawn.
     pub fn beat_chance(&self, seat: usize, trick: &Trick) -> f64 {
         let Some(top) = trick.table else { return 0.0 };
         let count = self.counts[seat];
         if count < top.len() {
             return 0.0;
         }
-        let p = draw_beat_chance(self.unseen, count, trick, &self.rules);
+        let known = self.known[seat];
+        if !known.is_empty() && beatable(known, trick, known.len(), &self.rules) {
+            return 1.0;
+        }
+        let elsewhere = (0..self.players)
+            .filter(|&s| s != seat)
+            .fold(CardSet::EMPTY, |acc, s| acc.union(self.known[s]));
+        let p = draw_beat_chance(self.unseen.difference(elsewhere), count, trick, &self.rules);
         let reversed = trick.reversed();
         let strength = top.strength(reversed);
         let passed_on = self.evidence.iter().any(|e| {

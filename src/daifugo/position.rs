@@ -88,14 +88,24 @@ impl DaifugoDeal {
         }
     }
 
-    /// A deal uniform among those consistent with the view's public facts: the seat's
-    /// own hand, every other seat's card count (0 for seats out) and, among the cards
-    /// the seat has not seen, exactly [`DaifugoView::removed_unseen`] left out of every
-    /// hand. Every draw comes from `rng`.
+    /// A deal uniform among those consistent with the view's facts: the seat's own
+    /// hand, every other seat's card count (0 for seats out), the cards the seat gave in
+    /// the exchange and that are not played yet in the receiver's hand (or, once it is
+    /// out, among the removed cards; see [`DaifugoView::known_held`]) and, among the
+    /// cards the seat has not seen, exactly [`DaifugoView::removed_unseen`] left out of
+    /// every hand. Every draw comes from `rng`; a view without exchange knowledge draws
+    /// exactly as before it was known.
     pub fn draw(view: &DaifugoView, rng: &mut ChaCha8Rng) -> DaifugoDeal {
+        let known_removed = view.known_removed();
+        let mut known = [CardSet::EMPTY; MAX_SEATS];
+        let mut placed = known_removed;
+        if let Some(x) = view.exchange_known() {
+            known[x.with_seat] = view.known_held(x.with_seat);
+            placed = placed.union(known[x.with_seat]);
+        }
         let mut unseen = [Card::JOKER; 54];
         let mut count = 0;
-        for card in view.unseen().iter() {
+        for card in view.unseen().difference(placed).iter() {
             unseen[count] = card;
             count += 1;
         }
@@ -108,14 +118,17 @@ impl DaifugoDeal {
                 hands[seat] = view.hand();
                 continue;
             }
-            let take = s.card_count.min(unseen.len() - next);
-            hands[seat] = CardSet::from_cards(unseen[next..next + take].iter().copied());
+            let want = s.card_count.saturating_sub(known[seat].len());
+            let take = want.min(unseen.len() - next);
+            hands[seat] = known[seat].union(CardSet::from_cards(
+                unseen[next..next + take].iter().copied(),
+            ));
             next += take;
         }
         DaifugoDeal {
             players: view.seats().len() as u8,
             hands,
-            removed: CardSet::from_cards(unseen[next..].iter().copied()),
+            removed: known_removed.union(CardSet::from_cards(unseen[next..].iter().copied())),
         }
     }
 

@@ -13,7 +13,8 @@ use super::plays::Play;
 use super::position::DaifugoPosition;
 use super::rules::{FirstLead, RuleSet, Title, points_for_place};
 use super::view::{
-    DaifugoView, DaifugoViewInput, LogEntryInput, PhaseInput, SeatInput, ViewError, table_input,
+    DaifugoView, DaifugoViewInput, ExchangeInput, LogEntryInput, PhaseInput, SeatInput, ViewError,
+    table_input,
 };
 use crate::bot::{DecisionContext, StableHasher, shuffle, uniform_below};
 use crate::daifugo::Daifugo;
@@ -487,7 +488,41 @@ impl Referee {
             played: ids(position.played()),
             removed_unseen: position.discarded().len() as u32,
             log: self.log.clone(),
+            exchange: self.exchange_known(seat),
         }
+    }
+
+    /// What `seat` knows of this game's exchange: the tribute it handed over or took
+    /// and the give-back it made or got, so far; `None` outside the exchange.
+    fn exchange_known(&self, seat: usize) -> Option<ExchangeInput> {
+        let ids = |set: CardSet| set.iter().map(|c| u32::from(c.id())).collect::<Vec<_>>();
+        let mut known: Option<ExchangeInput> = None;
+        for event in &self.events {
+            let (from, to, cards) = match *event {
+                Event::Tribute { from, to, cards } | Event::GiveBack { from, to, cards } => {
+                    (from, to, cards)
+                }
+                _ => continue,
+            };
+            let (with_seat, received) = if to == seat {
+                (from, true)
+            } else if from == seat {
+                (to, false)
+            } else {
+                continue;
+            };
+            let entry = known.get_or_insert_with(|| ExchangeInput {
+                with_seat: with_seat as u32,
+                received: Vec::new(),
+                given: Vec::new(),
+            });
+            if received {
+                entry.received.extend(ids(cards));
+            } else {
+                entry.given.extend(ids(cards));
+            }
+        }
+        known
     }
 
     /// The validated view of `seat`.

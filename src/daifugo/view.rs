@@ -66,6 +66,17 @@ pub struct LogEntryInput {
     pub cards: Vec<u32>,
 }
 
+/// This game's exchange as the deciding seat knows it, as sent on the wire (card ids).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExchangeInput {
+    /// The other seat of the exchange pair.
+    pub with_seat: u32,
+    /// The cards received from `with_seat`.
+    pub received: Vec<u32>,
+    /// The cards given to `with_seat`.
+    pub given: Vec<u32>,
+}
+
 /// The unchecked view of one seat, mirroring a wire message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DaifugoViewInput {
@@ -95,6 +106,8 @@ pub struct DaifugoViewInput {
     pub removed_unseen: u32,
     /// The public log of this game's plays and passes, oldest first.
     pub log: Vec<LogEntryInput>,
+    /// This game's exchange as the seat knows it; `None` when nothing is known.
+    pub exchange: Option<ExchangeInput>,
 }
 
 /// A field-specific validation error: Display is `"{field}: {reason}"`.
@@ -164,6 +177,33 @@ pub struct LogEntry {
     pub cards: Option<CardSet>,
 }
 
+/// This game's exchange as the deciding seat knows it, validated.
+///
+/// The daifugo (fugo) receives the daihinmin's (hinmin's) strongest 2 (1) cards and
+/// gives 2 (1) back; both sides know both halves. `given` is empty while the deciding
+/// seat still has to choose its give-back (the EXCHANGE phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ExchangeKnown {
+    /// The other seat of the pair.
+    pub with_seat: usize,
+    /// The cards received from `with_seat`.
+    pub received: CardSet,
+    /// The cards given to `with_seat`.
+    pub given: CardSet,
+}
+
+/// The exchange partner of `title` and the number of cards each side hands over, or
+/// `None` for a seat that takes no part in the exchange.
+pub fn exchange_pair(title: Title) -> Option<(Title, usize)> {
+    match title {
+        Title::Daifugo => Some((Title::Daihinmin, 2)),
+        Title::Daihinmin => Some((Title::Daifugo, 2)),
+        Title::Fugo => Some((Title::Hinmin, 1)),
+        Title::Hinmin => Some((Title::Fugo, 1)),
+        Title::Heimin => None,
+    }
+}
+
 /// Everything one seat may see, validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DaifugoView {
@@ -178,6 +218,7 @@ pub struct DaifugoView {
     played: CardSet,
     removed_unseen: usize,
     log: Vec<LogEntry>,
+    exchange: Option<ExchangeKnown>,
 }
 
 fn parse_card(id: u32, deck: CardSet, field: &str) -> Result<Card, ViewError> {
@@ -604,6 +645,24 @@ impl DaifugoView {
             );
         }
 
+        let exchange = match &input.exchange {
+            None => None,
+            Some(x) => Some(validate_exchange(
+                x,
+                ExchangeContext {
+                    rules: &rules,
+                    game: input.game,
+                    seat,
+                    seats: &seats,
+                    phase,
+                    deck,
+                    hand,
+                    played,
+                    removed_unseen,
+                },
+            )?),
+        };
+
         let trick = Trick {
             table: table.map(|t| t.play),
             revolution: input.revolution,
@@ -622,6 +681,7 @@ impl DaifugoView {
             played,
             removed_unseen,
             log,
+            exchange,
         })
     }
 
@@ -681,6 +741,31 @@ impl DaifugoView {
     pub fn log(&self) -> &[LogEntry] {
         &self.log
     }
+    /// This game's exchange as the seat knows it, if the view carries it.
+    pub fn exchange_known(&self) -> Option<&ExchangeKnown> {
+        self.exchange.as_ref()
+    }
+    /// The cards known to be in `seat`'s hand: those this seat gave it in the exchange
+    /// and that are neither played yet nor handed back (empty for any other seat, or for a seat out of the
+    /// game, whose unplayed cards were removed unseen).
+    pub fn known_held(&self, seat: usize) -> CardSet {
+        match &self.exchange {
+            Some(x) if x.with_seat == seat && !self.seats[seat].finished => {
+                x.given.difference(self.played).difference(self.hand)
+            }
+            _ => CardSet::EMPTY,
+        }
+    }
+    /// The cards known to have been removed unseen by miyako-ochi: those this seat gave
+    /// a seat now out of the game that it never played.
+    pub fn known_removed(&self) -> CardSet {
+        match &self.exchange {
+            Some(x) if self.seats[x.with_seat].finished => {
+                x.given.difference(self.played).difference(self.hand)
+            }
+            _ => CardSet::EMPTY,
+        }
+    }
     /// The cards this seat has not seen: the deck minus its hand and the played cards.
     /// Their number equals the other seats' counts plus the cards removed unseen.
     pub fn unseen(&self) -> CardSet {
@@ -725,6 +810,13 @@ impl DaifugoView {
             h.u64(e.seat as u64)
                 .u64(e.cards.map_or(u64::MAX, |c| c.bits()));
         }
+        // Hashed only when present, so views without it keep their fingerprints.
+        if let Some(x) = &self.exchange {
+            h.bytes(b"exchange");
+            h.u64(x.with_seat as u64)
+                .u64(x.received.bits())
+                .u64(x.given.bits());
+        }
         h.finish()
     }
 
@@ -764,6 +856,11 @@ impl DaifugoView {
                     cards: e.cards.map(ids).unwrap_or_default(),
                 })
                 .collect(),
+            exchange: self.exchange.map(|x| ExchangeInput {
+                with_seat: x.with_seat as u32,
+                received: ids(x.received),
+                given: ids(x.given),
+            }),
         }
     }
 }
@@ -782,4 +879,131 @@ pub fn table_input(play: &Play, owner: usize) -> TableInput {
             })
             .collect(),
     }
+}
+
+/// What [`validate_exchange`] checks the exchange against.
+struct ExchangeContext<'a> {
+    rules: &'a RuleSet,
+    game: u32,
+    seat: usize,
+    seats: &'a [SeatView],
+    phase: Phase,
+    deck: CardSet,
+    hand: CardSet,
+    played: CardSet,
+    removed_unseen: usize,
+}
+
+/// Validates the exchange knowledge (field names under `exchange_known`).
+fn validate_exchange(
+    x: &ExchangeInput,
+    c: ExchangeContext<'_>,
+) -> Result<ExchangeKnown, ViewError> {
+    const NAME: &str = "exchange_known";
+    if !c.rules.exchange || c.game < 2 {
+        return err(
+            NAME,
+            "no exchange in this game (it needs the exchange rule and game >= 2)",
+        );
+    }
+    let title = c.seats[c.seat].title;
+    let Some((partner_title, count)) = exchange_pair(title) else {
+        return err(NAME, format!("a {title:?} takes no part in the exchange"));
+    };
+    let players = c.seats.len();
+    let with_seat = x.with_seat as usize;
+    if with_seat >= players {
+        return err(
+            format!("{NAME}.with_seat"),
+            format!("seat {with_seat} of {players}"),
+        );
+    }
+    if with_seat == c.seat {
+        return err(format!("{NAME}.with_seat"), "the bot's own seat");
+    }
+    if c.seats[with_seat].title != partner_title {
+        return err(
+            format!("{NAME}.with_seat"),
+            format!(
+                "seat {with_seat} is the {:?}; the {title:?} exchanges with the {partner_title:?}",
+                c.seats[with_seat].title
+            ),
+        );
+    }
+    let received_name = format!("{NAME}.received");
+    let given_name = format!("{NAME}.given");
+    let received = parse_cards(&x.received, c.deck, &received_name)?;
+    let given = parse_cards(&x.given, c.deck, &given_name)?;
+    // The daifugo and the fugo receive first; the others give first.
+    let receives_first = matches!(title, Title::Daifugo | Title::Fugo);
+    if received.len() != count {
+        return err(
+            received_name,
+            format!("{} cards; the {title:?} receives {count}", received.len()),
+        );
+    }
+    let given_count = match c.phase {
+        Phase::Exchange { .. } => 0,
+        Phase::Play => count,
+    };
+    if given.len() != given_count {
+        let when = match c.phase {
+            Phase::Exchange { .. } => " before choosing its give-back",
+            Phase::Play => "",
+        };
+        return err(
+            given_name,
+            format!(
+                "{} cards; the {title:?} has given {given_count}{when}",
+                given.len()
+            ),
+        );
+    }
+    let id_index = |ids: &[u32], card: Card| {
+        ids.iter()
+            .position(|&id| id == u32::from(card.id()))
+            .unwrap_or(0)
+    };
+    for card in received.iter() {
+        let kept = c.hand.contains(card) || c.played.contains(card);
+        let returned = receives_first && given.contains(card);
+        if !(kept || returned) {
+            return err(
+                format!("{received_name}[{}]", id_index(&x.received, card)),
+                format!("{card} is neither in hand nor played"),
+            );
+        }
+    }
+    for card in given.iter() {
+        let back = !receives_first && received.contains(card);
+        if c.hand.contains(card) && !back {
+            return err(
+                format!("{given_name}[{}]", id_index(&x.given, card)),
+                format!("{card} was given away but is in hand"),
+            );
+        }
+    }
+    // The given cards still out there are held by the partner (or were removed unseen
+    // with its hand); a card given and received back is in our hand or played.
+    let held = given.difference(c.played).difference(c.hand);
+    let partner = &c.seats[with_seat];
+    let (room, what) = if partner.finished {
+        (c.removed_unseen, "removed_unseen")
+    } else {
+        (partner.card_count, "its card count")
+    };
+    if held.len() > room {
+        return err(
+            given_name,
+            format!(
+                "{} given cards unplayed but seat {with_seat} has room for {room} ({what})",
+                held.len()
+            ),
+        );
+    }
+    Ok(ExchangeKnown {
+        with_seat,
+        received,
+        given,
+    })
 }

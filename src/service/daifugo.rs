@@ -9,7 +9,8 @@ use crate::daifugo::cards::{Card, CardSet, RANK_3, RANKS, Suit};
 use crate::daifugo::plays::{Play, PlayKind};
 use crate::daifugo::rules::{FirstLead, RuleSet, Title};
 use crate::daifugo::view::{
-    DaifugoViewInput, LogEntryInput, PhaseInput, SeatInput, TableCardInput, TableInput,
+    DaifugoViewInput, ExchangeInput, LogEntryInput, PhaseInput, SeatInput, TableCardInput,
+    TableInput,
 };
 use crate::daifugo::{Daifugo, DaifugoDecision, DaifugoView};
 use crate::pb;
@@ -126,6 +127,14 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
             })
         })
         .collect::<Result<_, ServiceError>>()?;
+    let exchange = match &view.exchange_known {
+        None => None,
+        Some(x) => Some(ExchangeInput {
+            with_seat: x.with_seat,
+            received: card_ids(&x.received, &|| "exchange_known.received".into())?,
+            given: card_ids(&x.given, &|| "exchange_known.given".into())?,
+        }),
+    };
     Ok(DaifugoViewInput {
         rules,
         seat: view.seat,
@@ -140,6 +149,7 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
         played,
         removed_unseen: view.removed_unseen,
         log,
+        exchange,
     })
 }
 
@@ -517,6 +527,11 @@ pub fn view_to_wire(view: &DaifugoView) -> pb::DaifugoView {
                 cards: ids(&e.cards),
             })
             .collect(),
+        exchange_known: input.exchange.map(|x| pb::DaifugoExchangeKnown {
+            with_seat: x.with_seat,
+            received: ids(&x.received),
+            given: ids(&x.given),
+        }),
     }
 }
 
