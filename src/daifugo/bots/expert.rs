@@ -1,11 +1,12 @@
-//! Daifugo's EXPERT: the shared search (`crate::search`) with the easy rule as its
-//! playout policy; the exchange, which has no play to search, is answered by the
-//! hard evaluation.
+//! Daifugo's EXPERT: the shared search (`crate::search`) with playouts by the easy
+//! rule, except that they follow with a whole rank where they can (the easy rule
+//! splits pairs to follow); the exchange, which has no play to search, is answered by
+//! the hard evaluation.
 //!
-//! Easy playouts misjudge Daifugo more than the hard evaluation does: searching every
-//! candidate lost to HARD by 0.33 places a game (`docs/expert.md`). So the search
-//! races only HARD's two best candidates and keeps HARD's own choice unless the
-//! other is ahead by 3 standard errors of paired evidence.
+//! Playouts still misjudge Daifugo more than the hard evaluation does: searching every
+//! candidate lost to HARD (`docs/expert.md`). So the search races only HARD's two best
+//! candidates and keeps HARD's own choice unless the other is ahead by 3 standard
+//! errors of paired evidence.
 
 use super::easy::choose_play_with;
 use crate::daifugo::Daifugo;
