@@ -445,6 +445,35 @@ mod tests {
     };
 
     #[test]
+    fn cards_known_from_the_taxes_are_the_partners_alone() {
+        let two = Rank::new(2).unwrap();
+        let three = Rank::new(3).unwrap();
+        let seat = |seat, known| Opponent {
+            seat,
+            cards: 10,
+            known_jesters: None,
+            passed_on: None,
+            known,
+        };
+        let unknown = Ledger::from_parts(
+            Cards::FULL_DECK,
+            &[seat(1, Cards::EMPTY), seat(2, Cards::EMPTY)],
+            1.0,
+        );
+        let known = Ledger::from_parts(
+            Cards::FULL_DECK,
+            &[seat(1, Cards::EMPTY.with(two, 2)), seat(2, Cards::EMPTY)],
+            1.0,
+        );
+        // Seat 1 holds both 2s: it beats a pair of 3s for sure.
+        assert_eq!(known.seat_beat_risk(1, three, 2), 1.0);
+        assert!(unknown.seat_beat_risk(1, three, 2) < 1.0);
+        // Seat 2 cannot hold a 2, so only the 1 (with Jesters) beats a pair of 3s.
+        assert!(known.seat_beat_risk(2, three, 2) < unknown.seat_beat_risk(2, three, 2));
+        assert_eq!(known.unseen, Cards::FULL_DECK);
+    }
+
+    #[test]
     fn ledger_counts_unseen_from_public_information() {
         let view = DalmutiView::new(opening_view_input(6, 3)).unwrap();
         let l = Ledger::new(&view, FULL);
