@@ -486,6 +486,54 @@ fn catalogue() -> Vec<Bad> {
                 })
             },
         ),
+        bad(
+            "tax knowledge in hand 1",
+            follow,
+            "tax_known",
+            "no taxes in this hand",
+            |v| v.tax_known = tax().tax_known,
+        ),
+        bad(
+            "a tax partner out of range",
+            tax,
+            "tax_known.with_seat",
+            "seat 5 with only 5 seats",
+            |v| v.tax_known.as_mut().unwrap().with_seat = 5,
+        ),
+        bad(
+            "a tax partner of the wrong title",
+            tax,
+            "tax_known.with_seat",
+            "with the GP",
+            |v| v.tax_known.as_mut().unwrap().with_seat = 3,
+        ),
+        bad(
+            "no cards received in taxes",
+            tax,
+            "tax_known.received",
+            "receives 2",
+            |v| v.tax_known.as_mut().unwrap().received = None,
+        ),
+        bad(
+            "cards given back before choosing them",
+            tax,
+            "tax_known.given",
+            "has given 0",
+            |v| {
+                let mut counts = vec![0; 13];
+                counts[11] = 1;
+                v.tax_known.as_mut().unwrap().given = Some(pb::DalmutiCards { counts });
+            },
+        ),
+        bad(
+            "tax cards with a short count list",
+            tax,
+            "tax_known.received.counts",
+            "expected 13 counts",
+            |v| {
+                v.tax_known.as_mut().unwrap().received = Some(pb::DalmutiCards { counts: vec![1] });
+            },
+        ),
     ]
 }
 

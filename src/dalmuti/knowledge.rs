@@ -16,6 +16,13 @@
 //!   seats taken as independent (the approximation whose error `stats dalmuti
 //!   --analytic` measures).
 //! - [`Ledger::structurally_safe`]: no opponent can beat the bar whatever the deal.
+//!
+//! The taxes are a hard fact for the hard bot ([`Memory::taxes`]): the cards this seat
+//! gave its tax partner and that the partner neither played nor gave back are in the
+//! partner's hand ([`DalmutiView::known_held`]). The partner's model holds them plus a
+//! draw from the rest of the pool, and the other seats draw from the pool without
+//! them. They stay in [`Ledger::unseen`], so the structural answer still ranges over
+//! every split of the unseen cards.
 
 use super::cards::{Cards, Rank};
 use super::plays::Play;
@@ -38,6 +45,8 @@ pub struct SeatModel {
     /// The easiest bar (highest rank number) it passed on in the current trick, with
     /// the trick's size.
     pub passed_on: Option<Play>,
+    /// Cards known to be in its hand (from the taxes), a part of the unseen pool.
+    pub known: Cards,
     /// `can[k][q]`: the chance it holds a set of exactly rank `q + 1` of size `k`
     /// (at least one natural, Jesters wild), `k` in `1..=MAX_SET`.
     can: [[f64; 12]; MAX_SET + 1],
@@ -57,6 +66,9 @@ pub struct Opponent {
     pub known_jesters: Option<u8>,
     /// The easiest bar it passed on in the current trick.
     pub passed_on: Option<Play>,
+    /// Cards known to be in its hand (from the taxes; never with `known_jesters`, as a
+    /// revolution cancels the taxes). At most `cards`, within the unseen pool.
+    pub known: Cards,
 }
 
 /// What a seat knows from public information (see the module docs).
@@ -82,6 +94,8 @@ pub struct Memory {
     /// The factor a pass in the current trick applies to a seat's beat risk on bars
     /// at least as hard as the one it passed on (1.0 = passes are ignored).
     pub pass_factor: f64,
+    /// True to use what the view says of the taxes (the cards given to the partner).
+    pub taxes: bool,
 }
 
 impl Ledger {
@@ -104,11 +118,17 @@ impl Ledger {
                 Some(_) => Some(0),
                 None => None,
             };
+            let known = if memory.taxes {
+                view.known_held(s)
+            } else {
+                Cards::EMPTY
+            };
             seats.push(Opponent {
                 seat: s,
                 cards: info.card_count,
                 known_jesters,
                 passed_on: passes.get(s).copied().flatten(),
+                known,
             });
         }
         Ledger::from_parts(unseen, &seats, memory.pass_factor)
@@ -116,6 +136,11 @@ impl Ledger {
 
     /// A ledger from its parts: the unseen pool and the active opponents.
     pub fn from_parts(unseen: Cards, opponents: &[Opponent], pass_factor: f64) -> Ledger {
+        // The cards placed by the taxes leave the pool the seats draw from.
+        let placed = opponents
+            .iter()
+            .fold(Cards::EMPTY, |acc, o| acc.union(o.known));
+        let pool = unseen.difference(placed);
         let seats = opponents
             .iter()
             .map(|o| {
@@ -124,10 +149,11 @@ impl Ledger {
                     cards: o.cards,
                     known_jesters: o.known_jesters,
                     passed_on: o.passed_on,
+                    known: o.known,
                     can: [[0.0; 12]; MAX_SET + 1],
                     one_set: 0.0,
                 };
-                fill_seat(&mut m, unseen);
+                fill_seat(&mut m, pool);
                 m
             })
             .collect();
@@ -243,9 +269,14 @@ impl Ledger {
     }
 }
 
-/// Fills a seat's `can` and `one_set` from the unseen pool.
+/// Fills a seat's `can` and `one_set`: it holds its known cards plus a uniform draw
+/// of the rest of its count from `unseen` (the pool without any seat's known cards).
 fn fill_seat(m: &mut SeatModel, unseen: Cards) {
-    let n = usize::from(m.cards);
+    let known = m.known.counts();
+    let known_jesters = usize::from(m.known.jesters());
+    // The whole hand, and the part drawn from the pool.
+    let hand = usize::from(m.cards);
+    let n = hand - m.known.len() as usize;
     let pool_jesters = usize::from(unseen.jesters());
     let numbered = unseen.numbered_len() as usize;
     // (jesters this seat may hold: distribution over y, numbered cards drawn)
@@ -254,9 +285,10 @@ fn fill_seat(m: &mut SeatModel, unseen: Cards) {
         None => (numbered + pool_jesters, pool_jesters, None),
     };
     let mut one_set = 0.0;
-    for q in 0..12 {
+    for (q, &known_q) in known.iter().enumerate().take(12) {
         let a = usize::from(unseen.count(Rank::new(q as u8 + 1).expect("rank")));
-        if a == 0 {
+        let kq = usize::from(known_q);
+        if a == 0 && kq == 0 {
             continue;
         }
         // dist[m] = P(x >= 1 naturals of q and x + y = m).
@@ -277,12 +309,20 @@ fn fill_seat(m: &mut SeatModel, unseen: Cards) {
                 if denom == 0.0 {
                     continue;
                 }
-                for x in 1..=a.min(n) {
+                // x drawn naturals of q; the known cards add kq naturals and
+                // known_jesters Jesters.
+                for x in 0..=a.min(n) {
+                    if kq + x == 0 {
+                        continue;
+                    }
                     for y in 0..=jesters_free.min(n - x) {
                         let p =
                             binomial(a, x) * binomial(jesters_free, y) * binomial(rest, n - x - y)
                                 / denom;
-                        dist[x + y] += p;
+                        let size = kq + x + known_jesters + y;
+                        if size <= MAX_SET + 2 {
+                            dist[size] += p;
+                        }
                     }
                 }
             }
@@ -295,12 +335,12 @@ fn fill_seat(m: &mut SeatModel, unseen: Cards) {
                 m.can[k][q] = tail;
             }
         }
-        if n <= MAX_SET + 2 {
-            one_set += dist[n];
+        if hand <= MAX_SET + 2 {
+            one_set += dist[hand];
         }
     }
     // A hand of Jesters only.
-    if n <= 2 {
+    if hand <= 2 && known_jesters == m.known.len() as usize {
         let j = match fixed {
             Some(y) => {
                 if y == n {
@@ -313,7 +353,7 @@ fn fill_seat(m: &mut SeatModel, unseen: Cards) {
         };
         one_set += j;
     }
-    m.one_set = if n == 1 { 1.0 } else { one_set.min(1.0) };
+    m.one_set = if hand == 1 { 1.0 } else { one_set.min(1.0) };
 }
 
 /// Replays the public log: the easiest bar each seat passed on in the current trick,
@@ -386,6 +426,7 @@ pub(crate) fn test_ledger(mine: Cards, played: Cards, counts: &[u8]) -> Ledger {
             cards: c,
             known_jesters: None,
             passed_on: None,
+            known: Cards::EMPTY,
         })
         .collect();
     // The pass factor only weighs passes, and there are none.
@@ -400,7 +441,37 @@ mod tests {
     const FULL: Memory = Memory {
         tricks: None,
         pass_factor: 0.5,
+        taxes: true,
     };
+
+    #[test]
+    fn cards_known_from_the_taxes_are_the_partners_alone() {
+        let two = Rank::new(2).unwrap();
+        let three = Rank::new(3).unwrap();
+        let seat = |seat, known| Opponent {
+            seat,
+            cards: 10,
+            known_jesters: None,
+            passed_on: None,
+            known,
+        };
+        let unknown = Ledger::from_parts(
+            Cards::FULL_DECK,
+            &[seat(1, Cards::EMPTY), seat(2, Cards::EMPTY)],
+            1.0,
+        );
+        let known = Ledger::from_parts(
+            Cards::FULL_DECK,
+            &[seat(1, Cards::EMPTY.with(two, 2)), seat(2, Cards::EMPTY)],
+            1.0,
+        );
+        // Seat 1 holds both 2s: it beats a pair of 3s for sure.
+        assert_eq!(known.seat_beat_risk(1, three, 2), 1.0);
+        assert!(unknown.seat_beat_risk(1, three, 2) < 1.0);
+        // Seat 2 cannot hold a 2, so only the 1 (with Jesters) beats a pair of 3s.
+        assert!(known.seat_beat_risk(2, three, 2) < unknown.seat_beat_risk(2, three, 2));
+        assert_eq!(known.unseen, Cards::FULL_DECK);
+    }
 
     #[test]
     fn ledger_counts_unseen_from_public_information() {

@@ -81,7 +81,10 @@ impl Simulation for Dalmuti {
     /// order by the other seats' card counts, so every assignment of the unseen cards
     /// with those counts is equally likely. A revolution declared by another seat is
     /// public: that seat showed both Jesters, so the Jesters not yet played are its
-    /// own (no other seat may play one) and are placed there first.
+    /// own (no other seat may play one) and are placed there first. So are the cards
+    /// this seat gave its tax partner and that the partner neither played nor gave back
+    /// ([`DalmutiView::known_held`]); a view without tax knowledge draws exactly as
+    /// before.
     fn deal(view: &DalmutiView, rng: &mut ChaCha8Rng) -> DalmutiDeal {
         let me = view.seat();
         let players = view.players();
@@ -101,6 +104,12 @@ impl Simulation for Dalmuti {
             hands[r.seat].insert(Rank::JESTER, jesters);
             unseen.remove(Rank::JESTER, jesters);
             need[r.seat] -= jesters;
+        }
+        if let Some(t) = view.tax_known() {
+            let known = view.known_held(t.with_seat);
+            hands[t.with_seat] = hands[t.with_seat].union(known);
+            unseen = unseen.difference(known);
+            need[t.with_seat] -= known.len() as u8;
         }
         let mut pool: Vec<Rank> = unseen.iter().collect();
         shuffle(rng, &mut pool);

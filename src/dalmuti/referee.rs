@@ -13,7 +13,7 @@ use super::turn::{
 };
 use super::view::{
     DalmutiView, DalmutiViewInput, LogEntry, LogEntryInput, Phase, Revolution, RevolutionInput,
-    SeatInput, TaxDuty, TaxReturnInput, ViewError,
+    SeatInput, TaxDuty, TaxKnownInput, TaxReturnInput, ViewError,
 };
 use crate::bot::{DecisionContext, StableHasher, shuffle, uniform_below};
 use crate::dalmuti::Dalmuti;
@@ -141,6 +141,7 @@ pub struct HandState {
     hands_left: u32,
     revolution: Option<Revolution>,
     gifts: [Cards; 2],
+    returns: [Cards; 2],
     actions: u64,
 }
 
@@ -186,6 +187,7 @@ impl HandState {
             hands_left,
             revolution: None,
             gifts: [Cards::EMPTY; 2],
+            returns: [Cards::EMPTY; 2],
             actions: 0,
         };
         state.stage = match (0..players).find(|&s| state.hands[s].jesters() == 2) {
@@ -259,6 +261,42 @@ impl HandState {
     /// The cards the GP and the LP gave in taxes this hand (empty without taxes).
     pub fn gifts(&self) -> [Cards; 2] {
         self.gifts
+    }
+
+    /// The cards the GD and the LD gave back this hand (empty until they do).
+    pub fn returns(&self) -> [Cards; 2] {
+        self.returns
+    }
+
+    /// What `seat` knows of this hand's taxes: the cards it handed over or took and
+    /// those given back, so far; `None` without taxes or for a Merchant.
+    fn tax_known(&self, seat: usize) -> Option<TaxKnownInput> {
+        let p = self.players;
+        if self.hand_number < 2 || self.revolution.is_some() {
+            return None;
+        }
+        if matches!(self.stage, Stage::Revolution(_)) {
+            return None;
+        }
+        // (pair index, partner, this seat is the Dalmuti)
+        let (pair, with_seat, dalmuti) = match seat {
+            0 => (0, p - 1, true),
+            1 => (1, p - 2, true),
+            s if s == p - 2 => (1, 1, false),
+            s if s == p - 1 => (0, 0, false),
+            _ => return None,
+        };
+        let (taxes, back) = (self.gifts[pair], self.returns[pair]);
+        let (received, given) = if dalmuti {
+            (taxes, back)
+        } else {
+            (back, taxes)
+        };
+        Some(TaxKnownInput {
+            with_seat: with_seat as u32,
+            received: received.into(),
+            given: given.into(),
+        })
     }
 
     /// The public log so far.
@@ -342,6 +380,7 @@ impl HandState {
                 seat: r.seat as u32,
                 greater: r.greater,
             }),
+            tax_known: self.tax_known(seat),
         })
     }
 
@@ -410,6 +449,7 @@ impl HandState {
                 let to = if seat == 0 { p - 1 } else { p - 2 };
                 self.hands[seat] = self.hands[seat].difference(cards);
                 self.hands[to] = self.hands[to].union(cards);
+                self.returns[seat] = cards;
                 self.stage = if seat == 0 {
                     Stage::TaxReturn(1)
                 } else {

@@ -105,6 +105,17 @@ pub struct RevolutionInput {
     pub greater: bool,
 }
 
+/// This hand's taxes as the deciding seat knows them, as the wire carries them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaxKnownInput {
+    /// The other seat of the tax pair.
+    pub with_seat: u32,
+    /// The cards received from `with_seat`.
+    pub received: CardsInput,
+    /// The cards given to `with_seat`.
+    pub given: CardsInput,
+}
+
 /// The unchecked view, field for field what a wire message carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DalmutiViewInput {
@@ -131,6 +142,8 @@ pub struct DalmutiViewInput {
     pub tax_return: Option<TaxReturnInput>,
     /// A revolution declared this hand, if any.
     pub revolution: Option<RevolutionInput>,
+    /// This hand's taxes as the seat knows them; `None` when nothing is known.
+    pub tax_known: Option<TaxKnownInput>,
 }
 
 /// Why an input is not a view: the exact field and the reason.
@@ -197,6 +210,42 @@ pub struct Revolution {
     pub greater: bool,
 }
 
+/// This hand's taxes as the deciding seat knows them, validated.
+///
+/// The GP (LP) hands its 2 (1) best cards to the GD (LD), who gives 2 (1) of its choice
+/// back; both seats of a pair know both halves. `given` is empty while the deciding
+/// Dalmuti still has to choose what it gives back (the tax-return phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TaxKnown {
+    /// The other seat of the pair.
+    pub with_seat: usize,
+    /// The cards received from `with_seat`.
+    pub received: Cards,
+    /// The cards given to `with_seat`.
+    pub given: Cards,
+}
+
+/// The tax partner of `title` and the number of cards each side hands over, or `None`
+/// for a seat that takes no part in the taxes (a Merchant).
+pub fn tax_pair(title: Title) -> Option<(Title, u32)> {
+    match title {
+        Title::GreaterDalmuti => Some((Title::GreaterPeon, 2)),
+        Title::GreaterPeon => Some((Title::GreaterDalmuti, 2)),
+        Title::LesserDalmuti => Some((Title::LesserPeon, 1)),
+        Title::LesserPeon => Some((Title::LesserDalmuti, 1)),
+        Title::Merchant => None,
+    }
+}
+
+/// Per rank, `a - b` floored at 0.
+fn saturating_difference(a: Cards, b: Cards) -> Cards {
+    let mut out = a.counts();
+    for (o, x) in out.iter_mut().zip(b.counts()) {
+        *o = o.saturating_sub(x);
+    }
+    Cards::from_counts(out).expect("at most a's counts")
+}
+
 /// A validated view of one seat. See the module docs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DalmutiView {
@@ -212,6 +261,7 @@ pub struct DalmutiView {
     tax_return: Option<TaxDuty>,
     revolution: Option<Revolution>,
     turn: Option<TurnState>,
+    tax_known: Option<TaxKnown>,
 }
 
 fn parse_cards(input: &CardsInput, name: &str) -> Result<Cards, ViewError> {
@@ -454,11 +504,15 @@ impl DalmutiView {
             tax_return,
             revolution,
             turn: None,
+            tax_known: None,
         };
         match input.phase {
             Phase::Revolution => view.check_revolution_phase()?,
             Phase::TaxReturn => view.check_tax_phase()?,
             Phase::Play => view.check_play_phase()?,
+        }
+        if let Some(t) = &input.tax_known {
+            view.tax_known = Some(view.check_tax_known(t)?);
         }
         Ok(view)
     }
@@ -681,6 +735,170 @@ impl DalmutiView {
         Ok(())
     }
 
+    /// Validates the tax knowledge (field names under `tax_known`); called once the
+    /// rest of the view is checked.
+    fn check_tax_known(&self, t: &TaxKnownInput) -> Result<TaxKnown, ViewError> {
+        const NAME: &str = "tax_known";
+        if self.hand_number < 2 || self.revolution.is_some() || self.phase == Phase::Revolution {
+            return err(
+                NAME,
+                "no taxes in this hand (they need hand_number >= 2, no revolution, and the tax-return or play phase)",
+            );
+        }
+        let title = self.title();
+        let Some((partner_title, count)) = tax_pair(title) else {
+            return err(NAME, format!("a {title} takes no part in the taxes"));
+        };
+        let players = self.players();
+        let with_seat = t.with_seat as usize;
+        if with_seat >= players {
+            return err(
+                format!("{NAME}.with_seat"),
+                format!("seat {with_seat} with only {players} seats"),
+            );
+        }
+        if with_seat == self.seat {
+            return err(format!("{NAME}.with_seat"), "the bot's own seat");
+        }
+        if self.seats[with_seat].title != partner_title {
+            return err(
+                format!("{NAME}.with_seat"),
+                format!(
+                    "seat {with_seat} is the {}; the {title} pays or receives taxes with the {partner_title}",
+                    self.seats[with_seat].title
+                ),
+            );
+        }
+        let received_name = format!("{NAME}.received");
+        let given_name = format!("{NAME}.given");
+        let received = parse_cards(&t.received, &received_name)?;
+        let given = parse_cards(&t.given, &given_name)?;
+        if received.len() != count {
+            return err(
+                received_name,
+                format!("{} cards; the {title} receives {count}", received.len()),
+            );
+        }
+        let given_count = match self.phase {
+            Phase::TaxReturn => 0,
+            _ => count,
+        };
+        if given.len() != given_count {
+            let when = if self.phase == Phase::TaxReturn {
+                " before choosing what it gives back"
+            } else {
+                ""
+            };
+            return err(
+                given_name,
+                format!(
+                    "{} cards; the {title} has given {given_count}{when}",
+                    given.len()
+                ),
+            );
+        }
+        // The Dalmutis receive first (and may give back what they received); the
+        // Peons give first (and may get back a rank they gave).
+        let receives_first = matches!(title, Title::GreaterDalmuti | Title::LesserDalmuti);
+        let mine = self.played_by(self.seat);
+        let (hand, deck) = (self.hand.counts(), Cards::FULL_DECK.counts());
+        let (rc, gc, mc) = (received.counts(), given.counts(), mine.counts());
+        for i in 0..13 {
+            let passed_on = if receives_first { gc[i] } else { 0 };
+            if rc[i] > hand[i] + mc[i] + passed_on {
+                return err(
+                    format!("{received_name}.counts[{i}]"),
+                    format!(
+                        "{} of {} received, but this seat holds {} and played {}",
+                        rc[i],
+                        rank_name(i),
+                        hand[i],
+                        mc[i]
+                    ),
+                );
+            }
+            let back = if receives_first { 0 } else { rc[i] };
+            if gc[i] > deck[i] - hand[i] - mc[i] + back {
+                return err(
+                    format!("{given_name}.counts[{i}]"),
+                    format!(
+                        "{} of {} given away, but this seat holds {} and played {} of the {}",
+                        gc[i],
+                        rank_name(i),
+                        hand[i],
+                        mc[i],
+                        deck[i]
+                    ),
+                );
+            }
+        }
+        let known = TaxKnown {
+            with_seat,
+            received,
+            given,
+        };
+        let held = self.known_held_by(&known);
+        let room = self.seats[with_seat].card_count;
+        if held.len() > u32::from(room) {
+            return err(
+                given_name,
+                format!(
+                    "{} given cards neither played by seat {with_seat} nor given back, but it holds {room}",
+                    held.len()
+                ),
+            );
+        }
+        if !self.unseen().is_superset(held) {
+            return err(
+                given_name,
+                format!(
+                    "seat {with_seat} must still hold {held:?}, more than the unseen {:?}",
+                    self.unseen()
+                ),
+            );
+        }
+        Ok(known)
+    }
+
+    /// The cards `seat` played this hand, by the log.
+    pub fn played_by(&self, seat: usize) -> Cards {
+        let mut out = Cards::EMPTY;
+        for e in &self.log {
+            if let (true, Action::Play(p)) = (e.seat == seat, e.action) {
+                out = out.union(p.cards());
+            }
+        }
+        out
+    }
+
+    /// The cards the tax knowledge places in the partner's hand: those given to it,
+    /// minus what it gave back (for a Peon) and what it played since.
+    fn known_held_by(&self, t: &TaxKnown) -> Cards {
+        let back = if matches!(self.title(), Title::GreaterPeon | Title::LesserPeon) {
+            t.received
+        } else {
+            Cards::EMPTY
+        };
+        saturating_difference(
+            saturating_difference(t.given, back),
+            self.played_by(t.with_seat),
+        )
+    }
+
+    /// This hand's taxes as the seat knows them, if the view carries them.
+    pub fn tax_known(&self) -> Option<&TaxKnown> {
+        self.tax_known.as_ref()
+    }
+
+    /// The cards known to be in `seat`'s hand: those this seat gave it in the taxes,
+    /// less what it gave back and what it played since (empty for any other seat).
+    pub fn known_held(&self, seat: usize) -> Cards {
+        match &self.tax_known {
+            Some(t) if t.with_seat == seat => self.known_held_by(t),
+            _ => Cards::EMPTY,
+        }
+    }
+
     /// The deciding seat.
     pub fn seat(&self) -> usize {
         self.seat
@@ -816,6 +1034,11 @@ impl DalmutiView {
                 seat: r.seat as u32,
                 greater: r.greater,
             }),
+            tax_known: self.tax_known.map(|t| TaxKnownInput {
+                with_seat: t.with_seat as u32,
+                received: t.received.into(),
+                given: t.given.into(),
+            }),
         }
     }
 
@@ -864,6 +1087,13 @@ impl DalmutiView {
             None => h.bytes(&[0]),
             Some(r) => h.bytes(&[1, u8::from(r.greater)]).u64(r.seat as u64),
         };
+        // Hashed only when present, so views without it keep their fingerprints.
+        if let Some(t) = &self.tax_known {
+            h.bytes(b"tax-known");
+            h.u64(t.with_seat as u64);
+            h.bytes(&t.received.counts());
+            h.bytes(&t.given.counts());
+        }
         h.finish()
     }
 }

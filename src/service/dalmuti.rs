@@ -9,7 +9,7 @@ use crate::dalmuti::cards::{Cards, Rank};
 use crate::dalmuti::plays::Play;
 use crate::dalmuti::turn::Title;
 use crate::dalmuti::view::{
-    CardsInput, LogEntryInput, PlayInput, RevolutionInput, SeatInput, TaxReturnInput,
+    CardsInput, LogEntryInput, PlayInput, RevolutionInput, SeatInput, TaxKnownInput, TaxReturnInput,
 };
 use crate::dalmuti::{Dalmuti, DalmutiDecision, DalmutiView, DalmutiViewInput, Phase, is_legal};
 use crate::pb;
@@ -94,6 +94,16 @@ pub fn decode(view: pb::DalmutiView) -> Result<DalmutiView, ServiceError> {
         revolution: view.revolution.map(|r| RevolutionInput {
             seat: r.seat,
             greater: r.greater,
+        }),
+        // Absent card sets are empty: `received` then fails its count check by name.
+        tax_known: view.tax_known.map(|t| TaxKnownInput {
+            with_seat: t.with_seat,
+            received: CardsInput {
+                counts: t.received.map_or_else(|| vec![0; 13], |c| c.counts),
+            },
+            given: CardsInput {
+                counts: t.given.map_or_else(|| vec![0; 13], |c| c.counts),
+            },
         }),
     };
     DalmutiView::new(input)
@@ -266,6 +276,11 @@ pub fn view_to_wire(view: &DalmutiView) -> pb::DalmutiView {
         revolution: input.revolution.map(|r| pb::DalmutiRevolution {
             seat: r.seat,
             greater: r.greater,
+        }),
+        tax_known: input.tax_known.map(|t| pb::DalmutiTaxKnown {
+            with_seat: t.with_seat,
+            received: Some(cards_input_to_wire(t.received)),
+            given: Some(cards_input_to_wire(t.given)),
         }),
     }
 }

@@ -220,6 +220,7 @@ pub fn control_comparison(players: usize, deals: u64, seed: u64) -> Vec<ControlR
                 cards: hands[s].len() as u8,
                 known_jesters: None,
                 passed_on: None,
+                known: Cards::EMPTY,
             })
             .collect();
         let ledger = Ledger::from_parts(Cards::FULL_DECK.difference(hands[0]), &opponents, 1.0);

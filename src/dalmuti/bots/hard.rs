@@ -128,6 +128,7 @@ impl HardBot {
             memory: Memory {
                 tricks: None,
                 pass_factor: 0.5,
+                taxes: true,
             },
             name: "hard",
         }
@@ -143,6 +144,7 @@ impl HardBot {
             memory: Memory {
                 tricks: Some(2),
                 pass_factor: 1.0,
+                taxes: false,
             },
             name: "normal",
         }
@@ -639,6 +641,7 @@ mod tests {
                 cards: (unseen.len() / 4) as u8,
                 known_jesters: None,
                 passed_on: None,
+                known: Cards::EMPTY,
             })
             .collect();
         let l = Ledger::from_parts(unseen, &opponents, 1.0);
