@@ -174,15 +174,20 @@ impl<G: Searchable> ExpertBot<G> {
             ..self.settings
         };
         let weight = |deal: &G::Deal| knowledge.as_ref().map_or(1.0, |w| w(deal));
-        let shortlist = (self.shortlist > 0).then(|| {
-            let (_, ranked) = G::evaluation_policy().decide_explained(view, ctx);
-            let k = self.shortlist;
-            ranked
+        // The evaluation bot's view of the candidates, taken before the search so that
+        // nothing but answering follows the budget: its choice (the anchor) and its
+        // ranking (the shortlist).
+        let (anchor, shortlist) = if self.shortlist > 0 || self.anchor_z > 0.0 {
+            let (choice, ranked) = G::evaluation_policy().decide_explained(view, ctx);
+            let list: Vec<G::Decision> = ranked
                 .into_iter()
-                .take(k)
+                .take(self.shortlist)
                 .map(|e| e.action)
-                .collect::<Vec<_>>()
-        });
+                .collect();
+            ((self.anchor_z > 0.0).then_some(choice), Some(list))
+        } else {
+            (None, None)
+        };
         let shortlist = shortlist.filter(|list| !list.is_empty());
         match search::<G>(
             view,
@@ -202,9 +207,8 @@ impl<G: Searchable> ExpertBot<G> {
         ) {
             Ok(mut result) => {
                 ctx.record_iterations(result.iterations);
-                let z = self.anchor_z;
-                if z > 0.0 {
-                    let anchor = G::evaluation_policy().decide(view, ctx);
+                if let Some(anchor) = anchor {
+                    let z = self.anchor_z;
                     let stands = result.candidates.iter().any(|c| {
                         c.decision == anchor
                             && c.deficit.is_some_and(|(deficit, se)| deficit <= z * se)
