@@ -231,14 +231,9 @@ pub fn search<G: Simulation>(
             mean: mean(&r.outcomes),
             ci95: ci95(&r.outcomes),
             in_race: r.in_race,
-            deficit: r.in_race.then(|| {
-                let diffs: Vec<f64> = leader
-                    .iter()
-                    .zip(&r.outcomes[..completed])
-                    .map(|(l, c)| sign * (l - c))
-                    .collect();
-                (mean(&diffs), (variance(&diffs) / diffs.len() as f64).sqrt())
-            }),
+            deficit: r
+                .in_race
+                .then(|| paired_deficit(leader, &r.outcomes[..completed], sign)),
         })
         .collect();
     Ok(SearchResult {
@@ -265,13 +260,7 @@ fn eliminate(runners: &mut [Runner], racing: &[usize], rounds: usize, sign: f64,
         if i == leader {
             continue;
         }
-        let diffs: Vec<f64> = tail(leader)
-            .iter()
-            .zip(tail(i))
-            .map(|(l, c)| sign * (l - c))
-            .collect();
-        let m = mean(&diffs);
-        let se = (variance(&diffs) / diffs.len() as f64).sqrt();
+        let (m, se) = paired_deficit(tail(leader), tail(i), sign);
         if m > 0.0 && m > z * se {
             out.push(i);
         }
@@ -279,6 +268,17 @@ fn eliminate(runners: &mut [Runner], racing: &[usize], rounds: usize, sign: f64,
     for i in out {
         runners[i].in_race = false;
     }
+}
+
+/// The mean of `other`'s paired deficits to `leader` on the same rounds (positive:
+/// worse, whatever the game's direction, given by `sign`) and that mean's standard error.
+fn paired_deficit(leader: &[f64], other: &[f64], sign: f64) -> (f64, f64) {
+    let diffs: Vec<f64> = leader
+        .iter()
+        .zip(other)
+        .map(|(l, c)| sign * (l - c))
+        .collect();
+    (mean(&diffs), (variance(&diffs) / diffs.len() as f64).sqrt())
 }
 
 fn mean(xs: &[f64]) -> f64 {
