@@ -12,7 +12,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 /// refuses a level a game lacks rather than serving another one silently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Difficulty {
-    /// The deterministic baseline of `rules.md` section 6 (also the timeout autoplay).
+    /// The deterministic baseline of `docs/rules/easy-bots.md` (also the timeout autoplay).
     Easy,
     /// The hard bot with less information.
     Normal,

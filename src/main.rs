@@ -43,7 +43,7 @@ enum Command {
 
 #[derive(Subcommand, Debug)]
 enum StatsCommand {
-    /// Lexio opening hands (seeds 000 and 001).
+    /// Lexio opening hands (Lexio Parts 1 and 2).
     Lexio(climbot::tools::lexio::StatsArgs),
     /// The Great Dalmuti: how often an opening lead can be beaten.
     Dalmuti(climbot::tools::dalmuti::StatsArgs),
@@ -53,7 +53,7 @@ enum StatsCommand {
 
 #[derive(Subcommand, Debug)]
 enum TablesCommand {
-    /// Lexio: the seed 001 safety table (chance a play gets beaten), or its validation.
+    /// Lexio: the Lexio Part 2 safety table (chance a play gets beaten), or its validation.
     LexioSafety(climbot::tools::lexio::SafetyTableArgs),
 }
 

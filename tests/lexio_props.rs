@@ -139,7 +139,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// Plays that can meet in one trick are made of different tiles, and then their
-    /// keys always differ: the rules need no tie-break (seed 000 section 4).
+    /// keys always differ: the rules need no tie-break (Lexio Part 1 section 4).
     #[test]
     fn plays_from_disjoint_tiles_never_tie(seed in any::<u64>(), players in players()) {
         let hands = deal(players, seed);

@@ -1,4 +1,4 @@
-//! The compiled Lexio safety table (seed 001): it regenerates byte for byte from the
+//! The compiled Lexio safety table (Lexio Part 2): it regenerates byte for byte from the
 //! parameters in its header, and its lookups are sane where the data support it.
 
 use climbot::lexio::combos::{Category, Combo};

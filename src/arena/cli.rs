@@ -20,7 +20,7 @@ pub enum GameName {
 /// Daifugo rule presets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RulesName {
-    /// The house rules (rules.md 3.10, default).
+    /// The house rules (docs/rules/daifugo-presets.md; the default).
     House,
     /// The UECda computer-tournament rules.
     Uecda,

@@ -439,7 +439,7 @@ impl Play {
         }
     }
 
-    /// The card-tie key of rules.md 6.3: each natural card as strength*4 + suit under
+    /// The card-tie key of docs/rules/easy-bots.md: each natural card as strength*4 + suit under
     /// the current order, sorted ascending, jokers last.
     pub fn tie_key(&self, reversed: bool) -> TieKey {
         let mut key = TieKey::default();

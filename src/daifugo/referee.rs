@@ -738,7 +738,7 @@ pub fn strongest_cards(hand: CardSet, count: usize) -> CardSet {
 }
 
 /// The `count` weakest cards under the normal order, ♠ first among equal ranks, jokers
-/// only when nothing else is left (the easy give-back, rules.md 6.3).
+/// only when nothing else is left (the easy give-back, docs/rules/easy-bots.md).
 pub fn weakest_cards(hand: CardSet, count: usize) -> CardSet {
     let mut out = CardSet::EMPTY;
     for rank in 0..=RANK_2 {

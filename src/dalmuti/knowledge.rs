@@ -1,4 +1,4 @@
-//! The ledger of the evaluation bots (seed 004, from Parts 1 and 2): what one seat
+//! The ledger of the evaluation bots (Dalmuti Part 3, from Parts 1 and 2): what one seat
 //! knows from public information only.
 //!
 //! - Unseen cards per rank: the deck minus this seat's hand minus the cards played
@@ -10,7 +10,7 @@
 //!   on a bar may still hold a beating set (it may hold it back, and a passed seat may
 //!   play again when the turn returns).
 //! - [`Ledger::seat_beat_risk`]: the hypergeometric chance that one seat can beat a bar,
-//!   summed over the better ranks (the Boole upper bound, as seed 004 describes Part 2's
+//!   summed over the better ranks (the Boole upper bound, as Dalmuti Part 3 describes Part 2's
 //!   estimate), Jesters wild.
 //! - [`Ledger::beat_risk`]: the chance that at least one opponent can beat a bar, with
 //!   seats taken as independent (the approximation whose error `stats dalmuti

@@ -1,4 +1,4 @@
-//! The best plan of a hand (seed 004, from Part 2): split the hand into sets, one per
+//! The best plan of a hand (Dalmuti Part 3, from Part 2): split the hand into sets, one per
 //! numbered rank held, and try every placement of the Jesters (on a set, two on one
 //! set, one on each of two sets, or alone). The plan with the fewest plays wins; among
 //! those, the one with the most lead safety and the fewest orphans.

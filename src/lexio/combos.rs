@@ -1,5 +1,5 @@
 //! Combinations and their comparison: every legal play reduces to one integer key
-//! (seed 000 section 2, rules.md 1.4).
+//! (Lexio Part 1 section 2, rules.md 1.4).
 //!
 //! Key layout (25 bits): bits 24..22 the 5-tile category, bits 21..2 the contributing
 //! rank orders strongest first (a left-aligned nibble vector), bits 1..0 the suit of the

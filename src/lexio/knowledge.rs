@@ -1,4 +1,4 @@
-//! What a seat can know (seed 001): the exact unseen set, structural certain winners
+//! What a seat can know (Lexio Part 2): the exact unseen set, structural certain winners
 //! computed on the unseen set alone, and seat models narrowed by the public log.
 //!
 //! Certain winners treat the whole unseen set as one imaginary hand: if even that hand

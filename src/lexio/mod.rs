@@ -1,5 +1,5 @@
 //! Lexio: tiles, combinations, move generation, referee, view and bots
-//! (seed 000 and 001; rules.md section 1).
+//! (Lexio Parts 1 and 2 in `docs/references.md`; the rules as the referee implements them).
 
 pub mod bots;
 pub mod combos;

@@ -1,5 +1,5 @@
 //! Legal play generation. Every choice of tiles is a distinct play, even when two
-//! choices share a key (seed 000, "후보를 하나도 잃지 않는 생성기"): the hard bot
+//! choices share a key (Lexio Part 1, "후보를 하나도 잃지 않는 생성기"): the hard bot
 //! chooses which tiles to spend. Generators call back once per play and allocate
 //! nothing.
 

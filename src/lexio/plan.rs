@@ -1,4 +1,4 @@
-//! Hand plans: the fewest plays that empty a hand (seed 000 Part 3, announced there:
+//! Hand plans: the fewest plays that empty a hand (announced in Lexio Part 1, `docs/references.md`:
 //! "비트마스크 DP 로 최소 제출 횟수"), by dynamic programming over the subsets of the
 //! hand. One table per decision answers the plan of every sub-hand, so scoring a
 //! candidate is a lookup of the hand without it.

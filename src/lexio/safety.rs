@@ -1,4 +1,4 @@
-//! The offline safety table of seed 001: how likely a candidate play is to be beaten
+//! The offline safety table of Lexio Part 2: how likely a candidate play is to be beaten
 //! ("받힐 확률"), indexed by `SafetyKey` = (player count, category, key quantile, unseen
 //! count, largest opponent hand).
 //!

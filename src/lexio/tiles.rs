@@ -1,6 +1,6 @@
 //! Tiles, suits, tile sets and the decks of each player count.
 //!
-//! A tile is one integer whose order is the game's order (seed 000 section 1): numbers
+//! A tile is one integer whose order is the game's order (Lexio Part 1 section 1): numbers
 //! 3 < 4 < ... < 15 < 1 < 2, then suit cloud < star < moon < sun, so
 //! `id = order(number) * 4 + suit` with `order(n) = n - 3` for `n >= 3` and `n + 12`
 //! otherwise. The encoding is the 5-player one for every player count; smaller games

@@ -219,7 +219,7 @@ pub fn stats(args: &StatsArgs) -> Result<(), String> {
     if !args.json {
         println!(
             "daifugo: forbidden-finish rate per player per game, easy self-play, rules={} \
-             ({} games per cell; seed 002 reports 10.7-11.7% for 4 players)",
+             ({} games per cell; Daifugo Part 2 reports 10.7-11.7% for 4 players)",
             args.rules, args.games
         );
     }

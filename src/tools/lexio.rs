@@ -45,7 +45,7 @@ pub struct SelfplayArgs {
     pub bot: String,
 }
 
-/// `climbot tables lexio-safety`: counts the offline safety table (seed 001) or, with
+/// `climbot tables lexio-safety`: counts the offline safety table (Lexio Part 2) or, with
 /// `--validate`, checks the compiled table on held-out deals.
 #[derive(Args, Debug)]
 pub struct SafetyTableArgs {

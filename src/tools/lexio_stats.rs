@@ -1,4 +1,4 @@
-//! Opening-hand statistics of seeds 000 and 001, reproduced on our own random deals:
+//! Opening-hand statistics of Lexio Parts 1 and 2, reproduced on our own random deals:
 //! how often a hand holds 5-tile plays, how much keys compress candidates per category,
 //! and how often "nobody else can beat my best combination of this kind".
 
@@ -78,13 +78,13 @@ pub struct LexioStats {
     pub seed: u64,
     /// Players.
     pub players: usize,
-    /// Hands with at least one 5-tile play (seed 000: about 80%).
+    /// Hands with at least one 5-tile play (Lexio Part 1: about 80%).
     pub any_five: Rate,
-    /// Hands with a four-of-a-kind + 1 (seed 000: about 1.5%).
+    /// Hands with a four-of-a-kind + 1 (Lexio Part 1: about 1.5%).
     pub four_plus_one: Rate,
-    /// Hands with a straight flush (seed 000: about 0.5%).
+    /// Hands with a straight flush (Lexio Part 1: about 0.5%).
     pub straight_flush: Rate,
-    /// Candidates vs distinct keys, by 5-tile category (seed 000: straight 2.25x,
+    /// Candidates vs distinct keys, by 5-tile category (Lexio Part 1: straight 2.25x,
     /// flush 1x, full house 2.18x, four+1 6x).
     pub compression: Vec<(String, Compression)>,
     /// Seed 001's table, by kind.
@@ -96,7 +96,7 @@ pub struct LexioStats {
     pub mean_min_plays: f64,
 }
 
-/// The document's figures (seed 001): holders out of 20,000 deals and the safe rate.
+/// The document's figures (Lexio Part 2): holders out of 20,000 deals and the safe rate.
 pub const DOCUMENT_NUTS: [(Category, u64, f64); 8] = [
     (Category::Single, 20_000, 0.198),
     (Category::Pair, 19_899, 0.195),
@@ -286,7 +286,7 @@ impl LexioStats {
             "Lexio opening hands: {} deals, {} players, seed {}\n\n",
             self.deals, self.players, self.seed
         );
-        s += "seed 000: hands holding (95% Wilson interval)\n";
+        s += "Lexio Part 1: hands holding (95% Wilson interval)\n";
         for (name, r, doc) in [
             ("any 5-tile play", &self.any_five, "~80%"),
             ("four + 1", &self.four_plus_one, "~1.5%"),
@@ -299,14 +299,14 @@ impl LexioStats {
                 pct(r.ci95.1)
             );
         }
-        s += "\nseed 000: candidates per distinct key\n";
+        s += "\nLexio Part 1: candidates per distinct key\n";
         for (name, c) in &self.compression {
             s += &format!(
                 "  {name:<16} {:>8} / {:>7} = {:.2}x\n",
                 c.candidates, c.keys, c.ratio
             );
         }
-        s += "\nseed 001: nobody else can beat my best play of this kind\n";
+        s += "\nLexio Part 2: nobody else can beat my best play of this kind\n";
         s += &format!(
             "  {:<16} {:>8} {:>22} {:>22}  {}\n",
             "kind", "holders", "ours (95% CI)", "document (holders)", "agree"

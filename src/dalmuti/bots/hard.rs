@@ -1,4 +1,4 @@
-//! The hard and normal evaluation bots of seed 004 (Dalmuti Part 3).
+//! The hard and normal evaluation bots of Dalmuti Part 3 (`docs/references.md`).
 //!
 //! Every candidate and the pass are scored on one scale:
 //!
@@ -11,7 +11,7 @@
 //! this trick gets `block` when the threat can actually be blocked. Near-equal
 //! candidates are drawn by a seeded softmax. Tax returns minimise the expected gain
 //! handed to the receiver plus the damage to our own plan; revolutions weigh the four
-//! terms of seed 004. The normal bot is the same computation with less information: a
+//! terms of Dalmuti Part 3. The normal bot is the same computation with less information: a
 //! ledger that forgets plays older than two tricks and ignores passes.
 
 use super::DalmutiDecision;
@@ -236,7 +236,7 @@ impl HardBot {
         })
     }
 
-    /// The pass's option value (seed 004): the chance someone raises, times the value,
+    /// The pass's option value (Dalmuti Part 3): the chance someone raises, times the value,
     /// under the raise distribution conditioned on a raise, of re-entering on the
     /// raised bar with our best follow (its control probability times control value).
     fn continuation_value(&self, hand: Cards, l: &Ledger, table: Play) -> f64 {
@@ -499,7 +499,7 @@ fn approx_one_set(l: &Ledger, rest: u8) -> f64 {
 }
 
 /// The group value of holding `n` cards of rank `r`: `n` times the chance the set is
-/// not beaten (seed 004's `groupValue`).
+/// not beaten (Dalmuti Part 3's `groupValue`).
 fn group_value(l: &Ledger, r: Rank, n: u8) -> f64 {
     if n == 0 || r.is_jester() {
         return 0.0;

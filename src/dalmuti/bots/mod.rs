@@ -55,7 +55,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
 }
 
 /// The policy serving `difficulty`, if this game has it: Easy, Normal and Hard (the
-/// evaluation bot of seed 004; served because hard beats easy and normal lands
+/// evaluation bot of Dalmuti Part 3; served because hard beats easy and normal lands
 /// between them on held-out arena seeds), and Expert (the search of `crate::search`).
 ///
 /// The whole service path: wire-shaped input -> validated view -> policy -> decision.

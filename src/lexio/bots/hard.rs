@@ -1,5 +1,5 @@
-//! The hard and normal bots: every candidate and the pass scored on one scale (seed 004
-//! section 1, carried to Lexio; seeds 000/001 for the information), so that a pass wins
+//! The hard and normal bots: every candidate and the pass scored on one scale (Dalmuti Part 3
+//! section 1, carried to Lexio; Lexio Parts 1 and 2 for the information), so that a pass wins
 //! whenever playing is not worth its cost.
 //!
 //! Terms, each of which changes with the candidate (a term equal for all candidates
@@ -22,7 +22,7 @@
 //!
 //! Must-block: when an opponent can go out on this trick and some play stops it, the
 //! cheapest such play is made before any scoring. Near-equal candidates are chosen by a
-//! seeded softmax (seed 004: "결정적 봇은 읽힙니다"). The normal bot is the same bot
+//! seeded softmax (Dalmuti Part 3: "결정적 봇은 읽힙니다"). The normal bot is the same bot
 //! with less information: it remembers only the last few log entries and draws no
 //! inference from passes.
 
@@ -236,7 +236,7 @@ impl Context<'_> {
             1.0
         } else if play.len() == 5 {
             // The per-seat estimate of 5-tile plays is all or nothing; the offline
-            // table (seed 001 `SafetyKey`) is calibrated.
+            // table (Lexio Part 2 `SafetyKey`) is calibrated.
             let largest = self.seats.iter().map(|s| s.count).max().unwrap_or(0);
             1.0 - beaten_chance(players, play, self.unseen.len(), largest)
         } else {
