@@ -47,7 +47,7 @@ enum StatsCommand {
     Lexio(climbot::tools::lexio::StatsArgs),
     /// The Great Dalmuti: how often an opening lead can be beaten.
     Dalmuti(climbot::tools::dalmuti::StatsArgs),
-    /// Daifugo: the seed's forbidden-finish rate for 4, 5 and 6 easy players.
+    /// Daifugo: the forbidden-finish rate of 4, 5 and 6 easy players (Daifugo Part 2).
     Daifugo(climbot::tools::daifugo::StatsArgs),
 }
 
