@@ -381,7 +381,7 @@ fn game2_rest(rules: RuleSet, hands: &[&str], rest: usize) -> Referee {
 }
 
 #[test]
-fn exchange_follows_3_12_9() {
+fn exchange_follows_the_documented_rule() {
     let mut r = game2(
         RuleSet::house(),
         &["", "♦4 ♣4", "♥Q ♠A ♥A", "♣3 ♠5 ♦5 joker ♥2"],
