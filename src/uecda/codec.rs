@@ -339,3 +339,217 @@ impl Status {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(text: &str) -> Card {
+        Card::parse(text).expect("a card")
+    }
+
+    fn cards(text: &str) -> CardSet {
+        CardSet::parse(text).expect("cards")
+    }
+
+    #[test]
+    fn tables_are_480_big_endian_bytes_row_by_row() {
+        let mut table = empty_table();
+        table[0][0] = PROTOCOL_VERSION;
+        table[7][14] = 1;
+        table[1][2] = -1;
+        let bytes = table_to_bytes(&table);
+        assert_eq!(bytes.len(), 480);
+        assert_eq!(&bytes[..4], &[0x00, 0x00, 0x4e, 0x66]); // 20070
+        assert_eq!(&bytes[476..], &[0, 0, 0, 1]);
+        assert_eq!(&bytes[(15 + 2) * 4..(15 + 3) * 4], &[0xff; 4]);
+        assert_eq!(table_from_bytes(&bytes), table);
+        let mut wire = Vec::new();
+        write_table(&mut wire, &table).unwrap();
+        write_int(&mut wire, ACCEPTED).unwrap();
+        assert_eq!(wire.len(), 484);
+        assert_eq!(&wire[480..], &[0, 0, 0, 9]);
+        let mut reader = &wire[..];
+        assert_eq!(read_table(&mut reader).unwrap(), table);
+        assert_eq!(read_int(&mut reader).unwrap(), 9);
+    }
+
+    #[test]
+    fn the_handshake_carries_version_and_name() {
+        let table = hello_table("climbot-hard-long-name");
+        assert_eq!(table[0][0], 20070);
+        assert_eq!(table[1][0], i32::from(b'c'));
+        assert_eq!(table[1][13], i32::from(b'l'));
+        assert_eq!(table[1][14], 0);
+        assert_eq!(parse_hello(&table), (20070, "climbot-hard-l".to_string()));
+    }
+
+    #[test]
+    fn hands_put_suits_in_rows_ranks_in_columns_and_the_joker_at_row_4() {
+        // ♠3 is [0][1], ♥2 is [1][13], ♦10 is [2][8], ♣A is [3][12].
+        let hand = cards("♠3 ♥2 ♦10 ♣A joker");
+        let table = hand_table(hand);
+        assert_eq!(table[0][1], 1);
+        assert_eq!(table[1][13], 1);
+        assert_eq!(table[2][8], 1);
+        assert_eq!(table[3][12], 1);
+        assert_eq!(table[4][1], 2);
+        assert_eq!(table.iter().flatten().filter(|&&v| v != 0).count(), 5);
+        assert_eq!(hand_cards(&table).unwrap(), hand);
+        let mut bad = table;
+        bad[0][0] = 1;
+        assert!(hand_cards(&bad).unwrap_err().contains("[0][0]"));
+        bad = table;
+        bad[2][2] = 3;
+        assert!(hand_cards(&bad).is_err());
+    }
+
+    #[test]
+    fn the_pass_is_a_table_without_cards() {
+        let mut pass = empty_table();
+        assert!(is_pass(&pass));
+        assert_eq!(decode_play(&pass).unwrap(), None);
+        // Status rows do not make a play.
+        pass[5][2] = 1;
+        pass[6][0] = 11;
+        assert!(is_pass(&pass));
+        assert_eq!(decode_play(&pass).unwrap(), None);
+    }
+
+    #[test]
+    fn plays_round_trip_with_the_joker_at_the_cell_it_stands_for() {
+        let group = Play::new(PlayKind::Group, cards("♠7 joker"), &[card("♥7")]).unwrap();
+        let table = play_table(&group, false, 0);
+        assert_eq!(table[0][5], 1);
+        assert_eq!(table[1][5], 2);
+        assert_eq!(table[4][1], 0);
+        assert_eq!(decode_play(&table).unwrap(), Some((group, false)));
+
+        let run = Play::new(PlayKind::Sequence, cards("♦5 ♦7 joker"), &[card("♦6")]).unwrap();
+        let table = play_table(&run, false, 0);
+        assert_eq!((table[2][3], table[2][4], table[2][5]), (1, 2, 1));
+        assert_eq!(decode_play(&table).unwrap(), Some((run, false)));
+
+        let single = Play::single(card("♣K"));
+        let table = play_table(&single, false, 0);
+        assert_eq!(table[3][11], 1);
+        assert_eq!(decode_play(&table).unwrap(), Some((single, false)));
+
+        let four = Play::new(PlayKind::Group, cards("♠9 ♥9 ♦9 ♣9"), &[]).unwrap();
+        assert_eq!(
+            decode_play(&play_table(&four, false, 0)).unwrap(),
+            Some((four, false))
+        );
+    }
+
+    #[test]
+    fn the_lone_joker_is_a_two_alone_off_the_tables_suit() {
+        let joker = Play::lone_joker(Card::JOKER);
+        let table = play_table(&joker, false, 0);
+        assert_eq!(table[0][14], 2);
+        let table = play_table(&joker, true, 0b0001);
+        assert_eq!(table[1][0], 2);
+        assert_eq!(table.iter().flatten().filter(|&&v| v != 0).count(), 1);
+        assert_eq!(decode_play(&table).unwrap(), Some((joker, false)));
+        let mut anywhere = empty_table();
+        anywhere[3][6] = 2;
+        assert_eq!(decode_play(&anywhere).unwrap(), Some((joker, false)));
+    }
+
+    #[test]
+    fn a_joker_past_the_end_of_a_run_is_read_at_the_other_end() {
+        let mut table = empty_table();
+        table[0][0] = 2;
+        table[0][1] = 1;
+        table[0][2] = 1;
+        let (play, adjusted) = decode_play(&table).unwrap().unwrap();
+        assert!(adjusted);
+        assert_eq!(play.declaration_of(Card::JOKER), Some(card("♠5")));
+    }
+
+    #[test]
+    fn bad_plays_are_errors() {
+        let mut table = empty_table();
+        table[0][1] = 1;
+        table[1][2] = 1;
+        assert!(decode_play(&table).is_err(), "♠3 ♥4 is no play");
+        let mut two_jokers = empty_table();
+        two_jokers[0][3] = 2;
+        two_jokers[1][3] = 2;
+        assert!(decode_play(&two_jokers).is_err());
+    }
+
+    #[test]
+    fn every_flag_of_row_5_and_every_count_of_row_6() {
+        let mut table = empty_table();
+        table[5] = [1, 2, 1, 3, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0];
+        table[6] = [11, 10, 0, 9, 8, 2, 0, 4, 1, 3, 3, 0, 4, 1, 2];
+        let status = Status::read(&table);
+        assert_eq!(
+            status,
+            Status {
+                exchange: true,
+                give: 2,
+                my_turn: true,
+                to_act: 3,
+                empty_table: true,
+                jack_back: true,
+                revolution: true,
+                lock: true,
+                counts: [11, 10, 0, 9, 8],
+                classes: [2, 0, 4, 1, 3],
+                seats: [3, 0, 4, 1, 2],
+            }
+        );
+        assert!(status.has_classes());
+        let mut written = empty_table();
+        status.write(&mut written);
+        assert_eq!(written, table);
+        for flag in 0..8 {
+            let mut one = empty_table();
+            one[5][flag] = 1;
+            let s = Status::read(&one);
+            let flags = [
+                s.exchange,
+                s.give == 1,
+                s.my_turn,
+                s.to_act == 1,
+                s.empty_table,
+                s.jack_back,
+                s.revolution,
+                s.lock,
+            ];
+            for (i, f) in flags.iter().enumerate() {
+                assert_eq!(*f, i == flag, "[5][{flag}] read as flag {i}");
+            }
+        }
+        // The first game of a block: every class 0.
+        table[6][5..10].copy_from_slice(&[0; 5]);
+        assert!(!Status::read(&table).has_classes());
+    }
+
+    #[test]
+    fn the_exchange_deal_and_give_back() {
+        // The daifugo's deal message: its hand with the tribute, 2 to give back.
+        let hand = cards("♠3 ♥4 ♦5 ♣6 ♠7 ♥8 ♦9 ♣10 ♠J ♥Q ♦K ♣A joker");
+        let mut deal = hand_table(hand);
+        let status = Status {
+            exchange: true,
+            give: 2,
+            to_act: 6,
+            counts: [11, 11, 11, 10, 10],
+            classes: [0, 1, 2, 3, 4],
+            seats: [0, 1, 2, 3, 4],
+            ..Status::default()
+        };
+        status.write(&mut deal);
+        assert_eq!((deal[5][0], deal[5][1]), (1, 2));
+        let read = Status::read(&deal);
+        assert!(read.exchange && read.give == 2 && read.has_classes());
+        assert_eq!(hand_cards(&deal).unwrap(), hand);
+        // The give-back is a hand table of the cards handed over.
+        let back = hand_table(cards("♠3 ♥4"));
+        assert_eq!(back[0][1] + back[1][2], 2);
+        assert_eq!(hand_cards(&back).unwrap(), cards("♠3 ♥4"));
+    }
+}

@@ -77,6 +77,8 @@ pub struct ServerReport {
     pub places: Vec<Vec<usize>>,
     /// Per game, whether it ended on 20 passes in a row.
     pub aborted: Vec<bool>,
+    /// Per game, whether it began with the exchange.
+    pub exchanged: Vec<bool>,
     /// Rejected submissions (plays or give-backs) per player.
     pub rejected: Vec<usize>,
     /// Plays accepted, all players together.
@@ -226,6 +228,7 @@ pub fn run(listener: &TcpListener, args: &ServeArgs) -> Result<ServerReport, Str
                 std::array::from_fn(|p| base[(p + r) % PLAYERS])
             }
         };
+        report.exchanged.push(titles.is_some());
         let (places, aborted, plays) = play_game(
             &mut clients,
             &mut rng,
