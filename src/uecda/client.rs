@@ -117,7 +117,7 @@ impl ClientReport {
 
 enum Decider {
     Local(Box<dyn Policy<Daifugo>>),
-    Remote(Remote, Difficulty),
+    Remote(Box<Remote>, Difficulty),
 }
 
 impl Decider {
@@ -133,7 +133,7 @@ impl Decider {
                             args.level
                         )
                     })?;
-                Ok(Decider::Remote(Remote::connect(url)?, difficulty))
+                Ok(Decider::Remote(Box::new(Remote::connect(url)?), difficulty))
             }
             None => Daifugo::bot(&args.level)
                 .map(Decider::Local)

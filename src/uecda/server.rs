@@ -311,8 +311,8 @@ fn status_for(
         status.counts[p] = referee.hands()[s].len() as u32;
     }
     if let Some(t) = titles {
-        for p in 0..PLAYERS {
-            status.classes[p] = class_of_title(t[p]);
+        for (class, title) in status.classes.iter_mut().zip(t) {
+            *class = class_of_title(title);
         }
     }
     status

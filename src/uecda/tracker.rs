@@ -121,7 +121,8 @@ impl Tracker {
     pub fn on_deal(&mut self, table: &Table) -> Result<u32, String> {
         let status = Status::read(table);
         self.titles = if status.has_classes() {
-            self.game += 1;
+            // A client joining in the middle of a block still sees an exchange game.
+            self.game = (self.game + 1).max(2);
             let mut titles = [Title::Heimin; PLAYERS];
             for (p, t) in titles.iter_mut().enumerate() {
                 *t = title_of_class(status.classes[p]);
@@ -378,4 +379,141 @@ fn check_seats(status: &Status) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::daifugo::view::DaifugoView;
+
+    fn cards(text: &str) -> CardSet {
+        CardSet::parse(text).expect("cards")
+    }
+
+    fn message(hand: CardSet, status: Status) -> Table {
+        let mut table = codec::hand_table(hand);
+        status.write(&mut table);
+        table
+    }
+
+    fn stage(cells: &[(usize, usize, i32)], status: Status) -> Table {
+        let mut table = codec::empty_table();
+        for &(r, c, v) in cells {
+            table[r][c] = v;
+        }
+        status.write(&mut table);
+        table
+    }
+
+    #[test]
+    fn a_play_a_pass_and_a_clear_make_the_log_and_the_view() {
+        // Player 1 at seat 0; seats in turn order hold players 1, 2, 3, 4, 0.
+        let seats = [1, 2, 3, 4, 0];
+        let hand = cards("♠3 ♥4 ♦5 ♣6 ♠7 ♥8 ♦9 ♣10 ♠J ♥Q ♦K");
+        let mut tracker = Tracker::new(1);
+        let base = Status {
+            counts: [11, 11, 11, 10, 10],
+            seats,
+            ..Status::default()
+        };
+        let deal = Status {
+            exchange: true,
+            to_act: 6,
+            ..base
+        };
+        assert_eq!(tracker.on_deal(&message(hand, deal)).unwrap(), 0);
+        assert_eq!(tracker.game(), 1);
+        assert!(tracker.titles().is_none(), "the first game has no classes");
+
+        // Player 2 leads ♦3.
+        let turn = Status {
+            to_act: 2,
+            empty_table: true,
+            ..base
+        };
+        assert!(!tracker.on_turn(&message(hand, turn)).unwrap());
+        let after = Status {
+            to_act: 2,
+            counts: [11, 11, 10, 10, 10],
+            ..base
+        };
+        let seen = tracker.on_stage(&stage(&[(2, 1, 1)], after)).unwrap();
+        assert!(matches!(seen, Seen::Played(2, _)));
+
+        // Player 3 passes: the same table comes back.
+        let turn = Status { to_act: 3, ..after };
+        tracker.on_turn(&message(hand, turn)).unwrap();
+        let seen = tracker.on_stage(&stage(&[(2, 1, 1)], turn)).unwrap();
+        assert_eq!(seen, Seen::Passed(3));
+
+        // Player 4 plays ♦6 (locking ♦); then it is our turn.
+        let turn = Status { to_act: 4, ..after };
+        tracker.on_turn(&message(hand, turn)).unwrap();
+        let after4 = Status {
+            to_act: 4,
+            counts: [10, 11, 10, 10, 10],
+            lock: true,
+            ..after
+        };
+        let seen = tracker.on_stage(&stage(&[(2, 4, 1)], after4)).unwrap();
+        assert!(matches!(seen, Seen::Played(4, _)));
+        let turn = Status {
+            to_act: 1,
+            my_turn: true,
+            ..after4
+        };
+        assert!(tracker.on_turn(&message(hand, turn)).unwrap());
+        let input = tracker.view_input(None);
+        assert_eq!(input.seat, 0);
+        assert_eq!(input.log.len(), 3);
+        assert_eq!(input.log[1].cards, Vec::<u32>::new(), "the pass");
+        assert_eq!(
+            input.table.as_ref().map(|t| t.owner),
+            Some(3),
+            "player 4 sits at seat 3"
+        );
+        assert_eq!(input.lock, 0b0100, "locked to ♦");
+        assert!(input.seats[2].passed, "player 3 passed");
+        let view = DaifugoView::new(input).expect("a valid view");
+        assert_eq!(view.played(), cards("♦3 ♦6"));
+
+        // We pass; then the next turn shows the empty table: the trick cleared.
+        tracker.on_stage(&stage(&[(2, 4, 1)], after4)).unwrap();
+        let turn = Status {
+            to_act: 4,
+            empty_table: true,
+            ..after4
+        };
+        tracker.on_turn(&message(hand, turn)).unwrap();
+        let input = tracker.view_input(None);
+        assert!(input.table.is_none() && input.lock == 0);
+        assert!(input.seats.iter().all(|s| !s.passed));
+        assert_eq!(input.log.len(), 4);
+    }
+
+    #[test]
+    fn the_daifugo_decides_its_give_back_from_the_deal() {
+        // Game 2: player 0 is the daifugo, its hand holds the tribute (13 cards) while
+        // the counts are those of the deal.
+        let hand = cards("♠3 ♥4 ♦5 ♣6 ♠7 ♥8 ♦9 ♣10 ♠J ♥Q ♦K ♣A joker");
+        let mut tracker = Tracker::new(0);
+        let deal = Status {
+            exchange: true,
+            give: 2,
+            to_act: 6,
+            counts: [11, 11, 11, 10, 10],
+            classes: [0, 1, 2, 3, 4],
+            seats: [0, 1, 2, 3, 4],
+            ..Status::default()
+        };
+        assert_eq!(tracker.on_deal(&message(hand, deal)).unwrap(), 2);
+        assert_eq!(tracker.game(), 2);
+        let input = tracker.view_input(Some(2));
+        assert_eq!(
+            input.seats.iter().map(|s| s.card_count).collect::<Vec<_>>(),
+            [13, 12, 11, 9, 8]
+        );
+        let view = DaifugoView::new(input).expect("a valid exchange view");
+        assert_eq!(view.hand().len(), 13);
+    }
 }
