@@ -104,3 +104,78 @@ fn classes_reset_every_100_games() {
         "games 1 and 101 start without an exchange"
     );
 }
+
+/// A raw client that never plays: player 0 submits an unreadable table, the others
+/// pass. Returns the acknowledgements it got.
+fn passer(addr: String) -> Vec<i32> {
+    use climbot::uecda::codec::{self, Status};
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    stream.set_nodelay(true).unwrap();
+    codec::write_table(&mut stream, &codec::hello_table("passer")).unwrap();
+    let me = codec::read_int(&mut stream).unwrap();
+    let mut acks = Vec::new();
+    loop {
+        let deal = codec::read_table(&mut stream).unwrap();
+        let status = Status::read(&deal);
+        if status.give > 0 {
+            let hand = codec::hand_cards(&deal).unwrap();
+            let back: climbot::daifugo::cards::CardSet =
+                hand.iter().take(status.give as usize).collect();
+            codec::write_table(&mut stream, &codec::hand_table(back)).unwrap();
+        }
+        loop {
+            let turn = codec::read_table(&mut stream).unwrap();
+            if Status::read(&turn).my_turn {
+                let mut submission = codec::empty_table();
+                if me == 0 {
+                    submission[0][0] = 1; // not a card cell
+                }
+                codec::write_table(&mut stream, &submission).unwrap();
+                acks.push(codec::read_int(&mut stream).unwrap());
+            }
+            let _table = codec::read_table(&mut stream).unwrap();
+            match codec::read_int(&mut stream).unwrap() {
+                codec::GAME_ON => {}
+                codec::GAME_OVER => break,
+                _ => return acks,
+            }
+        }
+    }
+}
+
+#[test]
+fn twenty_passes_in_a_row_end_a_game_and_unreadable_submissions_are_passes() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let addr = listener.local_addr().expect("an address").to_string();
+    let args = ServeArgs {
+        port: 0,
+        host: "127.0.0.1".into(),
+        games: 3,
+        deals: Deals::Random,
+        seed: 3,
+        timeout_s: 60,
+        quiet: true,
+    };
+    let server = thread::spawn(move || server::run(&listener, &args));
+    let mut clients = Vec::new();
+    for _ in 0..5 {
+        let addr = addr.clone();
+        clients.push(thread::spawn(move || passer(addr)));
+        // Connect in order, so that the first client is player 0.
+        thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let acks: Vec<Vec<i32>> = clients.into_iter().map(|c| c.join().unwrap()).collect();
+    let report = server.join().unwrap().unwrap();
+    assert_eq!(report.aborted, [true, true, true]);
+    assert_eq!(report.accepted_plays, 0);
+    let turns: usize = acks.iter().map(Vec::len).sum();
+    assert_eq!(turns, 60, "20 turns per game");
+    assert!(acks[0].iter().all(|&a| a == 8) && !acks[0].is_empty());
+    assert!(acks[1..].iter().flatten().all(|&a| a == 9));
+    assert_eq!(report.rejected[0], acks[0].len());
+    for places in &report.places {
+        let mut sorted = places.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [0, 1, 2, 3, 4]);
+    }
+}
