@@ -3,6 +3,8 @@
 //! serves UECda clients (`climbot uecda serve`). The game modules know nothing of it:
 //! this module translates the messages into validated views and back.
 
+#![warn(missing_docs)]
+
 pub mod client;
 pub mod codec;
 pub mod server;
