@@ -39,6 +39,9 @@ enum Command {
     /// Load-test tooling: request payloads for ghz and h2load.
     #[command(subcommand)]
     Loadtest(climbot::loadtest::LoadtestCommand),
+    /// UECda: play on a computer-Daifugo contest server, or serve a contest match.
+    #[command(subcommand)]
+    Uecda(climbot::uecda::UecdaCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -103,6 +106,7 @@ fn main() -> ExitCode {
             report(climbot::tools::lexio::safety_table(args))
         }
         Command::Loadtest(cmd) => report(climbot::loadtest::run(cmd)),
+        Command::Uecda(cmd) => report(climbot::uecda::run(&cmd)),
     }
 }
 
