@@ -11,12 +11,12 @@ import sys
 import grpc
 from climbot.v1 import bot_pb2, bot_pb2_grpc, dalmuti_pb2, lexio_pb2
 
-CLOUD, STAR, MOON, SUN = (lexio_pb2.SUIT_CLOUD, lexio_pb2.SUIT_STAR,
-                          lexio_pb2.SUIT_MOON, lexio_pb2.SUIT_SUN)
+CLOUD, STAR, MOON, SUN = (lexio_pb2.LEXIO_SUIT_CLOUD, lexio_pb2.LEXIO_SUIT_STAR,
+                          lexio_pb2.LEXIO_SUIT_MOON, lexio_pb2.LEXIO_SUIT_SUN)
 
 
 def tile(number, suit):
-    return lexio_pb2.Tile(number=number, suit=suit)
+    return lexio_pb2.LexioTile(number=number, suit=suit)
 
 
 def example_view():
@@ -28,7 +28,7 @@ def example_view():
         player_count=4,
         seat=2,
         hand=hand,
-        table=[tile(3, STAR)],
+        table=lexio_pb2.LexioTable(owner=1, tiles=[tile(3, STAR)]),
         seats=[lexio_pb2.LexioSeat(tile_count=n) for n in (13, 12, 13, 13)],
         played=[tile(3, STAR)],
         log=[lexio_pb2.LexioLogEntry(seat=1, tiles=[tile(3, STAR)])],
@@ -37,12 +37,12 @@ def example_view():
     )
 
 
-def show(action):
-    if action.WhichOneof("action") == "pass":
+def show(decision):
+    if decision.WhichOneof("decision") == "pass":
         return "pass"
-    kind = lexio_pb2.LexioCombination.Name(action.play.combination)
-    tiles = " ".join(f"{lexio_pb2.Suit.Name(t.suit)[5:].lower()}-{t.number}"
-                     for t in action.play.tiles)
+    kind = lexio_pb2.LexioCombination.Name(decision.play.combination)
+    tiles = " ".join(f"{lexio_pb2.LexioSuit.Name(t.suit)[len('LEXIO_SUIT_'):].lower()}-{t.number}"
+                     for t in decision.play.tiles)
     return f"{kind[len('LEXIO_COMBINATION_'):].lower()} [{tiles}]"
 
 
@@ -90,8 +90,8 @@ def main(address):
         view = bot_pb2.GameView(lexio=example_view())
 
         legal = stub.ListLegalPlays(bot_pb2.ListLegalPlaysRequest(view=view), timeout=2.0)
-        print(f"{len(legal.lexio.actions)} legal actions, e.g. "
-              + ", ".join(show(a) for a in legal.lexio.actions[:4]))
+        print(f"{len(legal.lexio.decisions)} legal decisions, e.g. "
+              + ", ".join(show(d) for d in legal.lexio.decisions[:4]))
 
         request = bot_pb2.SelectPlayRequest(
             view=view, difficulty=bot_pb2.DIFFICULTY_EXPERT, budget_ms=100)
@@ -99,7 +99,7 @@ def main(address):
         print(f"bot plays {show(response.decision.lexio)} "
               f"(seed {response.seed}, fallback {response.fallback}, "
               f"{response.compute_micros} us)")
-        assert response.decision.lexio in legal.lexio.actions
+        assert response.decision.lexio in legal.lexio.decisions
 
         # A bad view is refused with INVALID_ARGUMENT naming the field.
         bad = example_view()
