@@ -39,6 +39,15 @@ enum Command {
     /// Load-test tooling: request payloads for ghz and h2load.
     #[command(subcommand)]
     Loadtest(climbot::loadtest::LoadtestCommand),
+    /// The API's protobuf definitions, for tools without server reflection.
+    #[command(subcommand)]
+    Proto(ProtoCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum ProtoCommand {
+    /// Write the encoded FileDescriptorSet of climbot.v1 (with comments) to a file.
+    Descriptor(climbot::tools::proto::DescriptorArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -103,6 +112,9 @@ fn main() -> ExitCode {
             report(climbot::tools::lexio::safety_table(args))
         }
         Command::Loadtest(cmd) => report(climbot::loadtest::run(cmd)),
+        Command::Proto(ProtoCommand::Descriptor(args)) => {
+            report(climbot::tools::proto::descriptor(&args))
+        }
     }
 }
 
