@@ -42,6 +42,15 @@ enum Command {
     /// UECda: play on a computer-Daifugo contest server, or serve a contest match.
     #[command(subcommand)]
     Uecda(climbot::uecda::UecdaCommand),
+    /// The API's protobuf definitions, for tools without server reflection.
+    #[command(subcommand)]
+    Proto(ProtoCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum ProtoCommand {
+    /// Write the encoded FileDescriptorSet of climbot.v1 (with comments) to a file.
+    Descriptor(climbot::tools::proto::DescriptorArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -107,6 +116,9 @@ fn main() -> ExitCode {
         }
         Command::Loadtest(cmd) => report(climbot::loadtest::run(cmd)),
         Command::Uecda(cmd) => report(climbot::uecda::run(&cmd)),
+        Command::Proto(ProtoCommand::Descriptor(args)) => {
+            report(climbot::tools::proto::descriptor(&args))
+        }
     }
 }
 

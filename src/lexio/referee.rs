@@ -189,7 +189,7 @@ impl Round {
             players,
             seat: turn,
             hand: hands[turn],
-            table: self.table(),
+            table: self.position.trick(),
             counts,
             played: self.position.played(),
             log: self.log.clone(),
