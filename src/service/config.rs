@@ -99,6 +99,27 @@ pub struct Config {
     pub drain_delay: Duration,
     /// Time in-flight calls get to finish.
     pub shutdown_grace: Duration,
+    /// Tests only: called at fixed points of every SelectPlay and ListLegalPlays call,
+    /// so that a test can make the server panic there. No flag or request sets it.
+    #[doc(hidden)]
+    pub fault_hook: Option<FaultHook>,
+}
+
+/// A test's hook into the call path (see [`Config::fault_hook`]): it gets the point
+/// reached and the call's seed (the request's, if any, before the view is validated;
+/// the one used, at the decision).
+#[doc(hidden)]
+pub type FaultHook = fn(FaultPoint, Option<u64>);
+
+/// Where a [`FaultHook`] is called.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultPoint {
+    /// Before the view is validated (on the request's task).
+    Validate,
+    /// In the decision, wherever it runs (the request's task for EASY, the blocking
+    /// pool for the other levels).
+    Decide,
 }
 
 impl Default for Config {
@@ -111,6 +132,7 @@ impl Default for Config {
             max_message_bytes: 64 * 1024,
             drain_delay: Duration::ZERO,
             shutdown_grace: Duration::from_secs(10),
+            fault_hook: None,
         }
     }
 }
@@ -169,6 +191,7 @@ impl ServeArgs {
             max_message_bytes: self.max_message_bytes,
             drain_delay: self.drain_delay,
             shutdown_grace: self.shutdown_grace,
+            fault_hook: None,
         })
     }
 }

@@ -14,13 +14,15 @@ pub mod dalmuti;
 mod error;
 pub mod fast_lane;
 pub mod game;
+mod guard;
 mod handler;
 pub mod lexio;
 pub mod metrics;
 mod server;
 
-pub use config::{Config, LogFormat, ServeArgs};
+pub use config::{Config, FaultHook, FaultPoint, LogFormat, ServeArgs};
 pub use error::ServiceError;
 pub use game::{GameId, derive_seed};
+pub use guard::Guarded;
 pub use handler::{BotHandler, RequestHeader, SelectPlayInput};
 pub use server::{BotServer, ServeError, run};

@@ -5,6 +5,7 @@ use crate::pb;
 use crate::pb::bot_service_server::BotServiceServer;
 use crate::service::config::Config;
 use crate::service::fast_lane::BotServiceWithFastLane;
+use crate::service::guard::Guarded;
 use crate::service::handler::BotHandler;
 use crate::service::metrics;
 use std::future::Future;
@@ -48,7 +49,10 @@ pub async fn run(
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1alpha()?;
-    let bot = BotServiceWithFastLane::new(BotHandler::new(&config), config.max_message_bytes);
+    let bot = Guarded::new(BotServiceWithFastLane::new(
+        BotHandler::new(&config),
+        config.max_message_bytes,
+    ));
 
     let incoming = TcpListenerStream::new(grpc).map(|stream| {
         stream.inspect(|s| {
