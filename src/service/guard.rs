@@ -1,13 +1,22 @@
-//! The guard around every call of a service: whatever happens inside the call's own
-//! task (tonic's and prost's decoding, the fast lane, validation, an inline decision,
-//! the answer's encoding), a panic there becomes an INTERNAL answer for that call
-//! alone, is logged at error level and counted under the outcome `panic`; the server
-//! keeps serving.
+//! The guard around every call of a service:
+//!
+//! - **Panics**: whatever happens inside the call's own task (tonic's and prost's
+//!   decoding, the fast lane, validation, an inline decision), a panic there becomes an
+//!   INTERNAL answer for that call alone, is logged at error level and counted under the
+//!   outcome `panic`; the server keeps serving.
+//! - **Deadlines**: a malformed `grpc-timeout` is refused at once (INVALID_ARGUMENT, not
+//!   run without a deadline), and a call whose deadline passes at any stage, the
+//!   request's body still arriving included, is answered DEADLINE_EXCEEDED.
+//! - **Calls the handler never saw** (the request could not be read, or its deadline
+//!   passed first) are counted in the metrics here, with the code they got; a
+//!   compressed request over the size limit once decompressed is answered
+//!   OUT_OF_RANGE like an uncompressed one.
 //!
 //! The guard and the handler's per-call record share a [`CallTicket`] (in the
 //! request's extensions), so that a call the guard ends is counted once, by the
 //! handler's record when the handler saw the call, by the guard otherwise.
 
+use crate::service::budget::parse_grpc_timeout;
 use crate::service::error::{ServiceError, panic_message};
 use crate::service::metrics as m;
 use std::convert::Infallible;
@@ -17,10 +26,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Instant;
-use tonic::Status;
 use tonic::body::Body;
 use tonic::codegen::{BoxFuture, Service, http};
 use tonic::server::NamedService;
+use tonic::{Code, Status};
 
 /// How the guard ended a call, read by the handler's record when the call's future
 /// is dropped.
@@ -28,6 +37,8 @@ use tonic::server::NamedService;
 pub(crate) enum EndedByGuard {
     /// The call panicked; the message of the panic.
     Panicked(String),
+    /// The call's deadline passed before its answer was ready.
+    DeadlineExceeded,
 }
 
 /// One call's link between the guard and the handler's record.
@@ -92,6 +103,26 @@ where
     fn call(&mut self, mut request: http::Request<Body>) -> Self::Future {
         let started = Instant::now();
         let rpc = m::Rpc::from_path(request.uri().path());
+        let timeout = match request.headers().get("grpc-timeout") {
+            None => None,
+            Some(value) => match value.to_str().ok().and_then(parse_grpc_timeout) {
+                Some(timeout) => Some(timeout),
+                None => {
+                    let error = ServiceError::invalid(
+                        "grpc-timeout",
+                        format!(
+                            "malformed header {value:?} (expected 1 to 8 digits and a unit: H, M, S, m, u or n)"
+                        ),
+                    );
+                    let response = refused(rpc, started, error);
+                    return Box::pin(std::future::ready(Ok(response)));
+                }
+            },
+        };
+        // A deadline too far to represent is no deadline.
+        let deadline = timeout
+            .and_then(|t| started.checked_add(t))
+            .map(tokio::time::Instant::from_std);
         let ticket = Arc::new(CallTicket::default());
         request.extensions_mut().insert(ticket.clone());
         let inner = &mut self.inner;
@@ -106,9 +137,16 @@ where
                     return Ok(panicked(rpc, &ticket, started, message));
                 }
             };
+            let mut expiry = deadline.map(|d| Box::pin(tokio::time::sleep_until(d)));
             let polled = std::future::poll_fn(|cx| {
+                // The deadline first: nothing is answered after it.
+                if let Some(expiry) = expiry.as_mut()
+                    && expiry.as_mut().poll(cx).is_ready()
+                {
+                    return Poll::Ready(Err(EndedByGuard::DeadlineExceeded));
+                }
                 let Some(future) = call.as_mut() else {
-                    return Poll::Ready(Err("polled after the end".to_string()));
+                    return Poll::Pending;
                 };
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     future.as_mut().poll(cx)
@@ -116,22 +154,106 @@ where
                     Ok(Poll::Ready(Ok(response))) => Poll::Ready(Ok(response)),
                     Ok(Poll::Ready(Err(never))) => match never {},
                     Ok(Poll::Pending) => Poll::Pending,
-                    Err(payload) => Poll::Ready(Err(panic_message(payload.as_ref()))),
+                    Err(payload) => {
+                        Poll::Ready(Err(EndedByGuard::Panicked(panic_message(payload.as_ref()))))
+                    }
                 }
             })
             .await;
             match polled {
-                Ok(response) => Ok(response),
-                Err(message) => {
+                Ok(response) => Ok(unseen_by_handler(rpc, &ticket, started, response)),
+                Err(ended) => {
                     // Tell the handler's record before dropping the call's future
                     // (which drops the record).
-                    ticket.end(EndedByGuard::Panicked(message.clone()));
+                    ticket.end(ended.clone());
                     drop(call.take());
-                    Ok(panicked(rpc, &ticket, started, message))
+                    Ok(match ended {
+                        EndedByGuard::Panicked(message) => panicked(rpc, &ticket, started, message),
+                        EndedByGuard::DeadlineExceeded => expired(rpc, &ticket, started),
+                    })
                 }
             }
         })
     }
+}
+
+/// Counts a call the handler never saw (the request could not be read) with the code
+/// of its answer; a compressed request over the size limit once decompressed gets the
+/// code of an uncompressed one that is too large (OUT_OF_RANGE).
+fn unseen_by_handler(
+    rpc: Option<m::Rpc>,
+    ticket: &CallTicket,
+    started: Instant,
+    response: http::Response<Body>,
+) -> http::Response<Body> {
+    if ticket.handler_saw.load(Ordering::Acquire) {
+        return response;
+    }
+    let Some(status) = Status::from_header_map(response.headers()) else {
+        return response;
+    };
+    let (code, response) = if status.code() == Code::ResourceExhausted
+        && status.message().contains("exceeded while decompressing")
+    {
+        let status = Status::out_of_range(format!(
+            "the request is larger than the server's limit once decompressed ({})",
+            status.message()
+        ));
+        (status.code(), status.into_http())
+    } else {
+        (status.code(), response)
+    };
+    if let Some(rpc) = rpc {
+        record(rpc, code, false, started);
+    }
+    response
+}
+
+/// Counts one call the handler did not record.
+fn record(rpc: m::Rpc, code: Code, panicked: bool, started: Instant) {
+    m::record_call(&m::CallOutcome {
+        rpc,
+        game: None,
+        difficulty: None,
+        code,
+        fallback: false,
+        panicked,
+        elapsed: started.elapsed(),
+    });
+}
+
+/// The answer to a call refused before it started, counted and logged.
+fn refused(rpc: Option<m::Rpc>, started: Instant, error: ServiceError) -> http::Response<Body> {
+    if let Some(rpc) = rpc {
+        record(rpc, error.code(), false, started);
+    }
+    tracing::info!(
+        rpc = rpc.map_or("other", m::Rpc::name),
+        outcome = crate::service::error::code_name(error.code()),
+        %error,
+        "call refused"
+    );
+    Status::from(error).into_http()
+}
+
+/// The DEADLINE_EXCEEDED answer to a call whose deadline passed, counted and logged
+/// here unless the handler's record does it.
+fn expired(rpc: Option<m::Rpc>, ticket: &CallTicket, started: Instant) -> http::Response<Body> {
+    let why = if ticket.handler_saw.load(Ordering::Acquire) {
+        "the deadline passed before the answer was ready"
+    } else {
+        if let Some(rpc) = rpc {
+            record(rpc, Code::DeadlineExceeded, false, started);
+        }
+        tracing::warn!(
+            rpc = rpc.map_or("other", m::Rpc::name),
+            outcome = "deadline_exceeded",
+            elapsed_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            "call failed: the deadline passed while the request was arriving"
+        );
+        "the deadline passed while the request was still arriving"
+    };
+    Status::from(ServiceError::DeadlineExceeded(why)).into_http()
 }
 
 /// The INTERNAL answer to a call that panicked, counted and logged here unless the
@@ -144,15 +266,7 @@ fn panicked(
 ) -> http::Response<Body> {
     if !ticket.handler_saw.load(Ordering::Acquire) {
         if let Some(rpc) = rpc {
-            m::record_call(&m::CallOutcome {
-                rpc,
-                game: None,
-                difficulty: None,
-                code: tonic::Code::Internal,
-                fallback: false,
-                panicked: true,
-                elapsed: started.elapsed(),
-            });
+            record(rpc, Code::Internal, true, started);
         }
         tracing::error!(
             rpc = rpc.map_or("other", m::Rpc::name),

@@ -399,6 +399,7 @@ impl Drop for CallRecord {
                     self.result = Some(Err(Code::Internal));
                     self.panic = Some(message);
                 }
+                EndedByGuard::DeadlineExceeded => self.result = Some(Err(Code::DeadlineExceeded)),
             }
         }
         let outcome = m::CallOutcome {

@@ -258,3 +258,74 @@ pub fn played_tiles(decision: &pb::Decision) -> Option<Vec<pb::Tile>> {
         _ => None,
     }
 }
+
+// ---------------------------------------------------------------- raw HTTP/2
+
+/// A raw HTTP/2 connection (the `h2` crate), for what a gRPC library would not send:
+/// partial bodies, malformed headers, hand-made compressed frames.
+pub async fn h2_connect(addr: SocketAddr) -> h2::client::SendRequest<prost::bytes::Bytes> {
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (send, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    send.ready().await.unwrap()
+}
+
+/// The request head of a gRPC call to `path` with extra headers.
+pub fn grpc_head(path: &str, headers: &[(&str, &str)]) -> tonic::codegen::http::Request<()> {
+    let mut request = tonic::codegen::http::Request::builder()
+        .method("POST")
+        .uri(format!("http://localhost{path}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(()).unwrap()
+}
+
+/// One gRPC message frame: the compressed flag, the length, the bytes.
+pub fn grpc_frame(message: &[u8], compressed: bool) -> prost::bytes::Bytes {
+    let mut frame = vec![u8::from(compressed)];
+    frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    frame.extend_from_slice(message);
+    frame.into()
+}
+
+/// A raw call's answer: the response headers, the body and the trailers.
+pub struct RawAnswer {
+    pub headers: tonic::codegen::http::HeaderMap,
+    pub body: Vec<u8>,
+    pub trailers: Option<tonic::codegen::http::HeaderMap>,
+}
+
+impl RawAnswer {
+    /// The gRPC status, from the trailers or (trailers-only answers) the headers.
+    pub fn status(&self) -> tonic::Status {
+        self.trailers
+            .as_ref()
+            .and_then(tonic::Status::from_header_map)
+            .or_else(|| tonic::Status::from_header_map(&self.headers))
+            .expect("a grpc-status")
+    }
+}
+
+/// Reads a raw call's whole answer.
+pub async fn raw_answer(response: h2::client::ResponseFuture) -> Result<RawAnswer, h2::Error> {
+    let response = response.await?;
+    let headers = response.headers().clone();
+    let mut body = response.into_body();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = body.data().await {
+        let chunk = chunk?;
+        let _ = body.flow_control().release_capacity(chunk.len());
+        bytes.extend_from_slice(&chunk);
+    }
+    let trailers = body.trailers().await?;
+    Ok(RawAnswer {
+        headers,
+        body: bytes,
+        trailers,
+    })
+}
