@@ -6,7 +6,9 @@
 //!   outcome `panic`; the server keeps serving.
 //! - **Deadlines**: a malformed `grpc-timeout` is refused at once (INVALID_ARGUMENT, not
 //!   run without a deadline), and a call whose deadline passes at any stage, the
-//!   request's body still arriving included, is answered DEADLINE_EXCEEDED.
+//!   request's body still arriving included, is answered DEADLINE_EXCEEDED; so is a
+//!   call whose request has not arrived whole within the read timeout (a client that
+//!   stalls mid-request, with or without a deadline).
 //! - **Calls the handler never saw** (the request could not be read, or its deadline
 //!   passed first) are counted in the metrics here, with the code they got; a
 //!   compressed request over the size limit once decompressed is answered
@@ -25,7 +27,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tonic::body::Body;
 use tonic::codegen::{BoxFuture, Service, http};
 use tonic::server::NamedService;
@@ -39,6 +41,8 @@ pub(crate) enum EndedByGuard {
     Panicked(String),
     /// The call's deadline passed before its answer was ready.
     DeadlineExceeded,
+    /// The request did not arrive whole within the read timeout.
+    ReadTimeout(Duration),
 }
 
 /// One call's link between the guard and the handler's record.
@@ -72,12 +76,16 @@ impl CallTicket {
 #[derive(Clone, Debug)]
 pub struct Guarded<S> {
     inner: S,
+    read_timeout: Duration,
 }
 
 impl<S> Guarded<S> {
-    /// `inner`, guarded.
-    pub fn new(inner: S) -> Self {
-        Guarded { inner }
+    /// `inner`, guarded; a call's request must arrive whole within `read_timeout`.
+    pub fn new(inner: S, read_timeout: Duration) -> Self {
+        Guarded {
+            inner,
+            read_timeout,
+        }
     }
 }
 
@@ -123,6 +131,8 @@ where
         let deadline = timeout
             .and_then(|t| started.checked_add(t))
             .map(tokio::time::Instant::from_std);
+        let read_by = tokio::time::Instant::from_std(started + self.read_timeout);
+        let read_timeout = self.read_timeout;
         let ticket = Arc::new(CallTicket::default());
         request.extensions_mut().insert(ticket.clone());
         let inner = &mut self.inner;
@@ -138,12 +148,22 @@ where
                 }
             };
             let mut expiry = deadline.map(|d| Box::pin(tokio::time::sleep_until(d)));
+            // Only until the handler has the request: the earlier deadline wins.
+            let mut read_expiry = (deadline.is_none_or(|d| read_by < d))
+                .then(|| Box::pin(tokio::time::sleep_until(read_by)));
             let polled = std::future::poll_fn(|cx| {
                 // The deadline first: nothing is answered after it.
                 if let Some(expiry) = expiry.as_mut()
                     && expiry.as_mut().poll(cx).is_ready()
                 {
                     return Poll::Ready(Err(EndedByGuard::DeadlineExceeded));
+                }
+                if let Some(read) = read_expiry.as_mut() {
+                    if ticket.handler_saw.load(Ordering::Acquire) {
+                        read_expiry = None;
+                    } else if read.as_mut().poll(cx).is_ready() {
+                        return Poll::Ready(Err(EndedByGuard::ReadTimeout(read_timeout)));
+                    }
                 }
                 let Some(future) = call.as_mut() else {
                     return Poll::Pending;
@@ -169,7 +189,10 @@ where
                     drop(call.take());
                     Ok(match ended {
                         EndedByGuard::Panicked(message) => panicked(rpc, &ticket, started, message),
-                        EndedByGuard::DeadlineExceeded => expired(rpc, &ticket, started),
+                        EndedByGuard::DeadlineExceeded => expired(rpc, &ticket, started, None),
+                        EndedByGuard::ReadTimeout(timeout) => {
+                            expired(rpc, &ticket, started, Some(timeout))
+                        }
                     })
                 }
             }
@@ -236,9 +259,14 @@ fn refused(rpc: Option<m::Rpc>, started: Instant, error: ServiceError) -> http::
     Status::from(error).into_http()
 }
 
-/// The DEADLINE_EXCEEDED answer to a call whose deadline passed, counted and logged
-/// here unless the handler's record does it.
-fn expired(rpc: Option<m::Rpc>, ticket: &CallTicket, started: Instant) -> http::Response<Body> {
+/// The DEADLINE_EXCEEDED answer to a call whose deadline (or the request's read
+/// timeout) passed, counted and logged here unless the handler's record does it.
+fn expired(
+    rpc: Option<m::Rpc>,
+    ticket: &CallTicket,
+    started: Instant,
+    read_timeout: Option<Duration>,
+) -> http::Response<Body> {
     let why = if ticket.handler_saw.load(Ordering::Acquire) {
         "the deadline passed before the answer was ready"
     } else {
@@ -251,7 +279,10 @@ fn expired(rpc: Option<m::Rpc>, ticket: &CallTicket, started: Instant) -> http::
             elapsed_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
             "call failed: the deadline passed while the request was arriving"
         );
-        "the deadline passed while the request was still arriving"
+        match read_timeout {
+            None => "the deadline passed while the request was still arriving",
+            Some(_) => "the request did not arrive whole within the server's read timeout",
+        }
     };
     Status::from(ServiceError::DeadlineExceeded(why)).into_http()
 }
@@ -324,7 +355,7 @@ mod tests {
     #[tokio::test]
     async fn panics_in_call_or_poll_become_internal() {
         for (in_call, path) in [(true, "/x"), (false, "/x"), (false, "/ok")] {
-            let mut guarded = Guarded::new(Panicky { in_call });
+            let mut guarded = Guarded::new(Panicky { in_call }, Duration::from_secs(10));
             let request = http::Request::builder()
                 .uri(path)
                 .body(Body::empty())

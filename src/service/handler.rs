@@ -399,7 +399,9 @@ impl Drop for CallRecord {
                     self.result = Some(Err(Code::Internal));
                     self.panic = Some(message);
                 }
-                EndedByGuard::DeadlineExceeded => self.result = Some(Err(Code::DeadlineExceeded)),
+                EndedByGuard::DeadlineExceeded | EndedByGuard::ReadTimeout(_) => {
+                    self.result = Some(Err(Code::DeadlineExceeded));
+                }
             }
         }
         let outcome = m::CallOutcome {

@@ -19,6 +19,7 @@ mod handler;
 pub mod lexio;
 pub mod metrics;
 mod server;
+pub mod transport;
 
 pub use config::{Config, FaultHook, FaultPoint, LogFormat, ServeArgs};
 pub use error::ServiceError;
@@ -26,3 +27,4 @@ pub use game::{GameId, derive_seed};
 pub use guard::Guarded;
 pub use handler::{BotHandler, RequestHeader, SelectPlayInput};
 pub use server::{BotServer, ServeError, run};
+pub use transport::Transport;
