@@ -7,10 +7,11 @@ use crate::pb;
 use crate::pb::bot_service_server::BotService;
 use crate::service::budget::{self, Limits, NoTime};
 use crate::service::config::{Config, FaultHook, FaultPoint};
-use crate::service::error::{ServiceError, catch_panic, panic_message};
+use crate::service::error::{ServiceError, catch_panic};
 use crate::service::game::{self, GameId, WireView};
 use crate::service::guard::{CallTicket, EndedByGuard};
 use crate::service::metrics as m;
+use crate::service::pool::{DecisionPool, JobFailed};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -24,6 +25,7 @@ pub struct BotHandler {
     default_difficulty: Difficulty,
     limits: Limits,
     slots: Arc<Semaphore>,
+    pool: Arc<DecisionPool>,
     fault_hook: Option<FaultHook>,
 }
 
@@ -37,6 +39,7 @@ impl BotHandler {
                 margin: config.deadline_margin,
             },
             slots: Arc::new(Semaphore::new(config.decision_slots)),
+            pool: Arc::new(DecisionPool::new(config.decision_slots)),
             fault_hook: config.fault_hook,
         }
     }
@@ -147,7 +150,8 @@ impl BotHandler {
         let _cancel_on_drop = CancelOnDrop(cancel.clone());
         let stop_at = plan.decide_by;
         let fault_hook = self.fault_hook;
-        let task = tokio::task::spawn_blocking(move || {
+        // On a decision thread, below the runtime's priority (`service::pool`).
+        let task = self.pool.run(move || {
             // The slot is held until the computation really ends, even if the call
             // was dropped meanwhile: no orphan work outside the slots.
             let _permit = permit;
@@ -182,15 +186,12 @@ impl BotHandler {
             }
             None => task.await,
         };
-        let (answer, work, compute) = joined.map_err(|e| {
-            if e.is_panic() {
-                ServiceError::Panicked {
-                    during: "deciding",
-                    message: panic_message(e.into_panic().as_ref()),
-                }
-            } else {
-                ServiceError::Internal(format!("decision task failed: {e}"))
-            }
+        let (answer, work, compute) = joined.map_err(|e| match e {
+            JobFailed::Panicked(message) => ServiceError::Panicked {
+                during: "deciding",
+                message,
+            },
+            JobFailed::Dropped => ServiceError::Internal("the decision was dropped".into()),
         })?;
         if plan.answer_by.is_some_and(|t| Instant::now() >= t) {
             return Err(ServiceError::DeadlineExceeded(

@@ -18,6 +18,7 @@ mod guard;
 mod handler;
 pub mod lexio;
 pub mod metrics;
+mod pool;
 mod server;
 pub mod transport;
 
