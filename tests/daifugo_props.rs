@@ -107,3 +107,85 @@ proptest! {
         }
     }
 }
+
+#[path = "support/fuzz.rs"]
+mod fuzz;
+
+/// Real Daifugo view inputs (the load-test views of a few seeds).
+fn real_inputs() -> &'static [climbot::daifugo::DaifugoViewInput] {
+    static INPUTS: std::sync::OnceLock<Vec<climbot::daifugo::DaifugoViewInput>> =
+        std::sync::OnceLock::new();
+    INPUTS.get_or_init(|| {
+        (1..=8)
+            .flat_map(|seed| climbot::loadtest::daifugo_views(seed).unwrap())
+            .map(|(_, view)| match view.game {
+                Some(climbot::pb::game_view::Game::Daifugo(v)) => {
+                    climbot::service::daifugo::view_input(&v).unwrap()
+                }
+                _ => unreachable!(),
+            })
+            .collect()
+    })
+}
+
+/// Encoded Daifugo SelectPlay requests, the fuzzer's seeds.
+fn wire_corpus() -> Vec<Vec<u8>> {
+    static CORPUS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    CORPUS
+        .get_or_init(|| fuzz::corpus_of(8, &["daifugo"]))
+        .clone()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+    /// Corrupting any one field of a real view never panics the constructor, and
+    /// whatever it accepts has legal decisions and an easy answer among them.
+    #[test]
+    fn the_constructor_never_panics(
+        which in any::<prop::sample::Index>(),
+        field in 0usize..14,
+        index in 0usize..16,
+        value in prop_oneof![0u32..8, 0u32..64, Just(u32::MAX), any::<u32>()],
+    ) {
+        use climbot::daifugo::view::{LogEntryInput, PhaseInput, TableCardInput};
+        let inputs = real_inputs();
+        let mut i = inputs[which.index(inputs.len())].clone();
+        match field {
+            0 => i.seat = value,
+            1 => i.game = value,
+            2 => i.phase = PhaseInput::Exchange { give: value % 4 },
+            3 => { if let Some(c) = i.hand.get_mut(index) { *c = value } else { i.hand.push(value) } }
+            4 => { if index < i.hand.len() { i.hand.remove(index); } }
+            5 => match i.table.as_mut() {
+                Some(t) => match t.cards.get_mut(index % 4) {
+                    Some(c) => c.declared = Some(value % 70),
+                    None => t.cards.push(TableCardInput { card: value % 70, declared: None }),
+                },
+                None => i.table = None,
+            },
+            6 => { if let Some(t) = i.table.as_mut() { t.owner = value } }
+            7 => { i.revolution = !i.revolution; i.jack_back = value % 2 == 0 }
+            8 => i.lock = value,
+            9 => { if let Some(s) = i.seats.get_mut(index) { s.card_count = value } else { i.seats.truncate(value as usize % 9) } }
+            10 => { if let Some(c) = i.played.get_mut(index) { *c = value } else { i.played.push(value) } }
+            11 => i.removed_unseen = value,
+            12 => { if let Some(e) = i.log.get_mut(index) { e.seat = value % 9 } else { i.log.push(LogEntryInput { seat: value % 8, cards: vec![value % 70] }) } }
+            _ => { if index < i.log.len() { i.log.remove(index); } }
+        }
+        if let Ok(view) = climbot::daifugo::DaifugoView::new(i) {
+            let legal = legal_decisions(&view);
+            prop_assert!(!legal.is_empty());
+            prop_assert!(legal.contains(&easy::decide(&view)));
+        }
+    }
+
+    /// The wire decoder and validation never panic on mutated requests, and what they
+    /// accept gets a legal easy answer.
+    #[test]
+    fn the_wire_decoders_never_panic(seed in any::<u64>()) {
+        let mut mutator = fuzz::Mutator::new(wire_corpus(), seed);
+        for _ in 0..16 {
+            fuzz::exercise(&mutator.next_input(), false);
+        }
+    }
+}

@@ -154,3 +154,81 @@ proptest! {
         prop_assert!(clash.is_none(), "equal keys from disjoint tiles: {:?}", clash);
     }
 }
+
+#[path = "support/fuzz.rs"]
+mod fuzz;
+
+/// Real Lexio view inputs (the load-test views of a few seeds).
+fn real_inputs() -> &'static [climbot::lexio::ViewInput] {
+    static INPUTS: std::sync::OnceLock<Vec<climbot::lexio::ViewInput>> = std::sync::OnceLock::new();
+    INPUTS.get_or_init(|| {
+        (1..=8)
+            .flat_map(|seed| climbot::loadtest::lexio_views(seed).unwrap())
+            .map(|(_, view)| match view.game {
+                Some(climbot::pb::game_view::Game::Lexio(v)) => {
+                    climbot::service::lexio::view_input(v).unwrap()
+                }
+                _ => unreachable!(),
+            })
+            .collect()
+    })
+}
+
+/// Encoded Lexio SelectPlay requests, the fuzzer's seeds.
+fn wire_corpus() -> Vec<Vec<u8>> {
+    static CORPUS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    CORPUS
+        .get_or_init(|| fuzz::corpus_of(8, &["lexio"]))
+        .clone()
+}
+
+fn some_tile(value: u32) -> Tile {
+    let suit = climbot::lexio::Suit::ALL[(value % 4) as usize];
+    Tile::new((value / 4 % 15) as u8 + 1, suit).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+    /// Corrupting any one field of a real view never panics the constructor, and
+    /// whatever it accepts has legal actions and an easy answer among them.
+    #[test]
+    fn the_constructor_never_panics(
+        which in any::<prop::sample::Index>(),
+        field in 0usize..12,
+        index in 0usize..16,
+        value in prop_oneof![0u32..8, 0u32..64, Just(u32::MAX), any::<u32>()],
+    ) {
+        let inputs = real_inputs();
+        let mut i = inputs[which.index(inputs.len())].clone();
+        match field {
+            0 => i.player_count = value,
+            1 => i.seat = value,
+            2 => { if let Some(t) = i.hand.get_mut(index) { *t = some_tile(value) } else { i.hand.push(some_tile(value)) } }
+            3 => { if index < i.hand.len() { i.hand.remove(index); } }
+            4 => { if let Some(t) = i.table.get_mut(index) { *t = some_tile(value) } else { i.table.push(some_tile(value)) } }
+            5 => { if let Some(s) = i.seats.get_mut(index) { s.tile_count = value } }
+            6 => { if let Some(s) = i.seats.get_mut(index) { s.finished = !s.finished } else { i.seats.truncate(value as usize % 6) } }
+            7 => { if let Some(t) = i.played.get_mut(index) { *t = some_tile(value) } else { i.played.push(some_tile(value)) } }
+            8 => { if let Some(climbot::lexio::LogEntry::Play { seat, .. } | climbot::lexio::LogEntry::Pass { seat }) = i.log.get_mut(index) { *seat = value % 7 } }
+            9 => { if index < i.log.len() { i.log.remove(index); } else { i.log.push(climbot::lexio::LogEntry::Pass { seat: value % 6 }) } }
+            10 => i.round = value,
+            _ => { i.scores = vec![i64::from(value); index % 7] }
+        }
+        if let Ok(view) = climbot::lexio::LexioView::new(i) {
+            let legal = view.legal_actions();
+            prop_assert!(!legal.is_empty());
+            let easy = easy_action(view.players(), view.hand(), view.table());
+            prop_assert!(legal.contains(&easy));
+        }
+    }
+
+    /// The wire decoders (fast lane, prost, validation) never panic on mutated
+    /// requests, and what they accept gets a legal easy answer.
+    #[test]
+    fn the_wire_decoders_never_panic(seed in any::<u64>()) {
+        let mut mutator = fuzz::Mutator::new(wire_corpus(), seed);
+        for _ in 0..16 {
+            fuzz::exercise(&mutator.next_input(), false);
+        }
+    }
+}

@@ -1,5 +1,7 @@
 //! Deadlines: no time -> DEADLINE_EXCEEDED at once; otherwise an answer (possibly a
-//! fallback) before the deadline, by the wall clock.
+//! fallback) before the deadline, by the wall clock; a deadline that passes while the
+//! request is still arriving is DEADLINE_EXCEEDED too; a malformed `grpc-timeout` is
+//! refused (INVALID_ARGUMENT), never run without a deadline.
 mod common;
 
 use climbot::pb;
@@ -117,4 +119,101 @@ async fn zero_budget_is_invalid() {
     let status = client.select_play(request).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
     assert_eq!(status.message(), "budget_ms: must be at least 1 when set");
+}
+
+/// A SelectPlay request as one gRPC frame.
+fn framed(request: &pb::SelectPlayRequest) -> prost::bytes::Bytes {
+    use prost::Message;
+    grpc_frame(&request.encode_to_vec(), false)
+}
+
+#[tokio::test]
+async fn a_deadline_that_passes_while_the_body_arrives_is_deadline_exceeded() {
+    let server = start(test_config()).await;
+    let mut h2 = h2_connect(server.addr).await;
+    let frame = framed(&select(follow_view(), pb::Difficulty::Easy));
+    for path in [
+        "/climbot.v1.BotService/SelectPlay",
+        "/climbot.v1.BotService/ListLegalPlays",
+    ] {
+        let t0 = Instant::now();
+        let (response, mut body) = h2
+            .send_request(grpc_head(path, &[("grpc-timeout", "150m")]), false)
+            .unwrap();
+        // Half the message, then nothing: the body is still arriving at the deadline.
+        body.send_data(frame.slice(..frame.len() / 2), false)
+            .unwrap();
+        let answer = raw_answer(response).await.unwrap();
+        let elapsed = t0.elapsed();
+        let status = answer.status();
+        assert_eq!(status.code(), Code::DeadlineExceeded, "{path}: {status:?}");
+        assert!(
+            status.message().contains("still arriving"),
+            "{}",
+            status.message()
+        );
+        assert!(
+            elapsed >= Duration::from_millis(140) && elapsed < Duration::from_millis(1000),
+            "{path}: {elapsed:?}"
+        );
+    }
+    let scrape = server.scrape().await;
+    assert!(
+        scrape.contains(
+            r#"climbot_requests_total{rpc="select_play",game="unknown",difficulty="unknown",code="deadline_exceeded"} 1"#
+        ),
+        "{scrape}"
+    );
+}
+
+#[tokio::test]
+async fn a_malformed_grpc_timeout_is_refused_not_ignored() {
+    let server = start(test_config()).await;
+    let mut h2 = h2_connect(server.addr).await;
+    let frame = framed(&select(follow_view(), pb::Difficulty::Easy));
+    for bad in ["1x", "", "123456789m", "-5m", "1.5S", "m", "10"] {
+        let (response, mut body) = h2
+            .send_request(
+                grpc_head(
+                    "/climbot.v1.BotService/SelectPlay",
+                    &[("grpc-timeout", bad)],
+                ),
+                false,
+            )
+            .unwrap();
+        body.send_data(frame.clone(), true).unwrap();
+        let status = raw_answer(response).await.unwrap().status();
+        assert_eq!(status.code(), Code::InvalidArgument, "{bad:?}: {status:?}");
+        assert!(
+            status
+                .message()
+                .starts_with("grpc-timeout: malformed header"),
+            "{bad:?}: {}",
+            status.message()
+        );
+    }
+    // The same request with a well-formed timeout is served.
+    let (response, mut body) = h2
+        .send_request(
+            grpc_head(
+                "/climbot.v1.BotService/SelectPlay",
+                &[("grpc-timeout", "5S")],
+            ),
+            false,
+        )
+        .unwrap();
+    body.send_data(frame, true).unwrap();
+    assert_eq!(
+        raw_answer(response).await.unwrap().status().code(),
+        Code::Ok
+    );
+
+    // From a gRPC library too (tonic sends what the metadata says).
+    let mut client = server.client().await;
+    let mut request = tonic::Request::new(select(follow_view(), pb::Difficulty::Easy));
+    request
+        .metadata_mut()
+        .insert("grpc-timeout", "soon".parse().unwrap());
+    let status = client.select_play(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
 }

@@ -76,3 +76,64 @@ async fn easy_has_nothing_to_explain() {
     assert!(response.decision.is_some());
     assert!(response.explanation.is_empty());
 }
+
+/// A real Lexio view where the seat has exactly one legal action (it leads holding one
+/// tile), from easy rounds.
+fn forced_view() -> pb::LexioView {
+    use climbot::lexio::PlayerCount;
+    use climbot::lexio::bots::easy_action;
+    use climbot::lexio::referee::{Round, deal};
+    for seed in 0..200 {
+        let players = PlayerCount::Four;
+        let mut round = Round::new(players, deal(players, seed), 1, [0; 5]);
+        loop {
+            let view = round.view().unwrap();
+            if view.legal_actions().len() == 1 {
+                return climbot::service::lexio::view_to_wire(&view);
+            }
+            let action = easy_action(players, view.hand(), view.table());
+            if round.apply(action).unwrap() {
+                break;
+            }
+        }
+    }
+    panic!("no forced move in 200 rounds")
+}
+
+#[tokio::test]
+async fn a_forced_move_is_explained_as_the_chosen_candidate() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    let view = forced_view();
+    for difficulty in [
+        pb::Difficulty::Normal,
+        pb::Difficulty::Hard,
+        pb::Difficulty::Expert,
+    ] {
+        let mut request = select(view.clone(), difficulty);
+        request.explain = true;
+        request.budget_ms = Some(50);
+        let response = client.select_play(request).await.unwrap().into_inner();
+        let list = &response.explanation;
+        assert_eq!(list.len(), 1, "{difficulty:?}: {list:?}");
+        let only = &list[0];
+        assert!(only.chosen, "{difficulty:?}");
+        assert_eq!(only.decision, response.decision, "{difficulty:?}");
+        assert_eq!(only.probability, 1.0, "{difficulty:?}");
+        if difficulty == pb::Difficulty::Expert {
+            // The search plays its one candidate out and reports it as searched.
+            assert_eq!(only.terms[0].name, "playouts", "{only:?}");
+        } else {
+            // The evaluation bots score nothing when there is no choice.
+            assert_eq!(only.score, 0.0, "{difficulty:?}");
+            assert_eq!(only.terms.len(), 1);
+            assert_eq!(only.terms[0].name, "forced");
+            assert_eq!(only.terms[0].value, 0.0);
+        }
+    }
+    // EASY still scores nothing.
+    let mut request = select(view, pb::Difficulty::Easy);
+    request.explain = true;
+    let response = client.select_play(request).await.unwrap().into_inner();
+    assert!(response.explanation.is_empty());
+}

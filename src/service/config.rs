@@ -2,6 +2,7 @@
 //! `CLIMBOT_*`, checked into a [`Config`].
 
 use crate::bot::Difficulty;
+use crate::service::transport::Transport;
 use clap::{Args, ValueEnum};
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
@@ -41,6 +42,10 @@ pub struct ServeArgs {
     /// still accepted (lets load balancers notice), e.g. `0s`, `5s`, `500ms`.
     #[arg(long, env = "CLIMBOT_DRAIN_DELAY", default_value = "0s", value_parser = parse_duration)]
     pub drain_delay: Duration,
+    /// Close each connection gracefully (GOAWAY) after this age, with +-10% jitter, so
+    /// that clients reconnect and spread over new replicas, e.g. `5m`; `0s`: never.
+    #[arg(long, env = "CLIMBOT_MAX_CONNECTION_AGE", default_value = "0s", value_parser = parse_duration)]
+    pub max_connection_age: Duration,
     /// After the drain delay, how long in-flight calls may take to finish before exit.
     #[arg(long, env = "CLIMBOT_SHUTDOWN_GRACE", default_value = "10s", value_parser = parse_duration)]
     pub shutdown_grace: Duration,
@@ -99,6 +104,29 @@ pub struct Config {
     pub drain_delay: Duration,
     /// Time in-flight calls get to finish.
     pub shutdown_grace: Duration,
+    /// The HTTP/2 settings of every connection (maximum age, timeouts, limits).
+    pub transport: Transport,
+    /// Tests only: called at fixed points of every SelectPlay and ListLegalPlays call,
+    /// so that a test can make the server panic there. No flag or request sets it.
+    #[doc(hidden)]
+    pub fault_hook: Option<FaultHook>,
+}
+
+/// A test's hook into the call path (see [`Config::fault_hook`]): it gets the point
+/// reached and the call's seed (the request's, if any, before the view is validated;
+/// the one used, at the decision).
+#[doc(hidden)]
+pub type FaultHook = fn(FaultPoint, Option<u64>);
+
+/// Where a [`FaultHook`] is called.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultPoint {
+    /// Before the view is validated (on the request's task).
+    Validate,
+    /// In the decision, wherever it runs (the request's task for EASY, the blocking
+    /// pool for the other levels).
+    Decide,
 }
 
 impl Default for Config {
@@ -111,6 +139,8 @@ impl Default for Config {
             max_message_bytes: 64 * 1024,
             drain_delay: Duration::ZERO,
             shutdown_grace: Duration::from_secs(10),
+            transport: Transport::default(),
+            fault_hook: None,
         }
     }
 }
@@ -169,6 +199,14 @@ impl ServeArgs {
             max_message_bytes: self.max_message_bytes,
             drain_delay: self.drain_delay,
             shutdown_grace: self.shutdown_grace,
+            transport: Transport {
+                max_connection_age: (!self.max_connection_age.is_zero())
+                    .then_some(self.max_connection_age),
+                // A closing connection's calls get as long as at shutdown.
+                close_grace: self.shutdown_grace,
+                ..Transport::default()
+            },
+            fault_hook: None,
         })
     }
 }

@@ -19,8 +19,17 @@ pub enum ServiceError {
     DeadlineExceeded(&'static str),
     /// No decision slot became free within the budget.
     ResourceExhausted { waited_ms: u128 },
-    /// The decision task failed (a panic in a policy).
+    /// The server failed in a way that is not the client's doing.
     Internal(String),
+    /// Code on the call's path panicked (a server bug): decoding, validation, a
+    /// decision or the answer. The server keeps serving; the call is logged at error
+    /// level with its seed and game and counted under the outcome `panic`.
+    Panicked {
+        /// What the call was doing, e.g. `validating the view`.
+        during: &'static str,
+        /// The panic's message.
+        message: String,
+    },
 }
 
 impl ServiceError {
@@ -39,7 +48,7 @@ impl ServiceError {
             ServiceError::Unimplemented { .. } => Code::Unimplemented,
             ServiceError::DeadlineExceeded(_) => Code::DeadlineExceeded,
             ServiceError::ResourceExhausted { .. } => Code::ResourceExhausted,
-            ServiceError::Internal(_) => Code::Internal,
+            ServiceError::Internal(_) | ServiceError::Panicked { .. } => Code::Internal,
         }
     }
 }
@@ -57,6 +66,11 @@ impl std::fmt::Display for ServiceError {
                 "all decision slots busy; none freed within the {waited_ms} ms budget"
             ),
             ServiceError::Internal(why) => write!(f, "internal error: {why}"),
+            ServiceError::Panicked { during, message } => write!(
+                f,
+                "internal error: the server panicked while {during} ({message}); \
+                 a bug in the server, logged with the call's seed"
+            ),
         }
     }
 }
@@ -65,6 +79,28 @@ impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Status {
         Status::new(error.code(), error.to_string())
     }
+}
+
+/// The message of a caught panic's payload (`panic!` with a literal or a format).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&'static str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
+}
+
+/// Runs `f`, turning a panic into [`ServiceError::Panicked`] (the panic hook has
+/// already printed it to stderr).
+pub fn catch_panic<T>(during: &'static str, f: impl FnOnce() -> T) -> Result<T, ServiceError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        ServiceError::Panicked {
+            during,
+            message: panic_message(payload.as_ref()),
+        }
+    })
 }
 
 /// The snake-case name of a gRPC code, used as a metrics label and log field.
@@ -87,5 +123,31 @@ pub fn code_name(code: Code) -> &'static str {
         Code::Unavailable => "unavailable",
         Code::DataLoss => "data_loss",
         Code::Unauthenticated => "unauthenticated",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_internal_with_its_message() {
+        let caught = catch_panic("testing", || -> u32 { panic!("boom {}", 7) }).unwrap_err();
+        assert_eq!(caught.code(), Code::Internal);
+        assert_eq!(
+            caught,
+            ServiceError::Panicked {
+                during: "testing",
+                message: "boom 7".to_string()
+            }
+        );
+        assert!(
+            caught
+                .to_string()
+                .contains("panicked while testing (boom 7)")
+        );
+        assert_eq!(catch_panic("testing", || 3), Ok(3));
+        let literal = std::panic::catch_unwind(|| panic!("plain")).unwrap_err();
+        assert_eq!(panic_message(literal.as_ref()), "plain");
     }
 }

@@ -21,7 +21,7 @@ use prost::encoding::decode_varint;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use tonic::codec::{Codec, DecodeBuf, Decoder};
+use tonic::codec::{Codec, CompressionEncoding, DecodeBuf, Decoder, EnabledCompressionEncodings};
 use tonic::codegen::{BoxFuture, Service, http};
 use tonic::server::{Grpc, NamedService, UnaryService};
 use tonic::{Request, Response, Status};
@@ -171,6 +171,20 @@ impl Codec for SelectPlayCodec {
     }
 }
 
+/// The compressions accepted for requests and offered for answers (a client asks for
+/// one with `grpc-accept-encoding`). The size limit applies to a request once
+/// decompressed.
+pub const COMPRESSION: [CompressionEncoding; 2] =
+    [CompressionEncoding::Gzip, CompressionEncoding::Zstd];
+
+fn compression() -> EnabledCompressionEncodings {
+    let mut enabled = EnabledCompressionEncodings::default();
+    for encoding in COMPRESSION {
+        enabled.enable(encoding);
+    }
+    enabled
+}
+
 /// `climbot.v1.BotService` with SelectPlay served through the fast lane and every other
 /// method by the generated server.
 #[derive(Clone)]
@@ -185,9 +199,15 @@ impl BotServiceWithFastLane {
     /// bytes on every method.
     pub fn new(handler: BotHandler, max_decoding_message_size: usize) -> Self {
         let handler = Arc::new(handler);
+        let mut generated = BotServiceServer::from_arc(handler.clone())
+            .max_decoding_message_size(max_decoding_message_size);
+        for encoding in COMPRESSION {
+            generated = generated
+                .accept_compressed(encoding)
+                .send_compressed(encoding);
+        }
         BotServiceWithFastLane {
-            generated: BotServiceServer::from_arc(handler.clone())
-                .max_decoding_message_size(max_decoding_message_size),
+            generated,
             handler,
             max_decoding_message_size,
         }
@@ -214,8 +234,9 @@ impl Service<http::Request<tonic::body::Body>> for BotServiceWithFastLane {
         let method = SelectPlayMethod(self.handler.clone());
         let max = self.max_decoding_message_size;
         Box::pin(async move {
-            let mut grpc =
-                Grpc::new(SelectPlayCodec).apply_max_message_size_config(Some(max), None);
+            let mut grpc = Grpc::new(SelectPlayCodec)
+                .apply_max_message_size_config(Some(max), None)
+                .apply_compression_config(compression(), compression());
             Ok(grpc.unary(method, request).await)
         })
     }

@@ -103,7 +103,18 @@ impl<G: WireGame> GameAdapter for Validated<G> {
             game: Some(G::decision_to_wire(d)),
         };
         if explain {
-            let (chosen, explained) = policy.decide_explained(&self.0, ctx);
+            let (chosen, mut explained) = policy.decide_explained(&self.0, ctx);
+            if difficulty != Difficulty::Easy && !explained.iter().any(|e| e.action == chosen) {
+                // A level that explains always lists its choice: a forced move (one
+                // legal action) and an answer without scoring (a fallback) are listed
+                // alone, with the term that says why.
+                let why = if G::legal_decisions(&self.0).len() == 1 {
+                    "forced"
+                } else {
+                    "fallback"
+                };
+                explained.push(unscored(chosen, why, explained.is_empty()));
+            }
             Some(answer(chosen, explained, to_wire))
         } else {
             Some(answer(policy.decide(&self.0, ctx), Vec::new(), to_wire))
@@ -114,6 +125,17 @@ impl<G: WireGame> GameAdapter for Validated<G> {
         pb::ListLegalPlaysResponse {
             game: Some(G::legal_decisions_to_wire(&G::legal_decisions(&self.0))),
         }
+    }
+}
+
+/// The candidate for a choice that was not scored: score 0 with one term `why` of 0
+/// (the terms sum to the score), picked with certainty when it is the only candidate.
+fn unscored<A>(action: A, why: &'static str, alone: bool) -> Explained<A> {
+    Explained {
+        action,
+        score: 0.0,
+        probability: if alone { 1.0 } else { 0.0 },
+        terms: vec![(why, 0.0)],
     }
 }
 

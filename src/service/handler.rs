@@ -6,10 +6,12 @@ use crate::bot::{DecisionContext, Difficulty, Work};
 use crate::pb;
 use crate::pb::bot_service_server::BotService;
 use crate::service::budget::{self, Limits, NoTime};
-use crate::service::config::Config;
-use crate::service::error::ServiceError;
+use crate::service::config::{Config, FaultHook, FaultPoint};
+use crate::service::error::{ServiceError, catch_panic};
 use crate::service::game::{self, GameId, WireView};
+use crate::service::guard::{CallTicket, EndedByGuard};
 use crate::service::metrics as m;
+use crate::service::pool::{DecisionPool, JobFailed};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -23,6 +25,8 @@ pub struct BotHandler {
     default_difficulty: Difficulty,
     limits: Limits,
     slots: Arc<Semaphore>,
+    pool: Arc<DecisionPool>,
+    fault_hook: Option<FaultHook>,
 }
 
 impl BotHandler {
@@ -35,6 +39,15 @@ impl BotHandler {
                 margin: config.deadline_margin,
             },
             slots: Arc::new(Semaphore::new(config.decision_slots)),
+            pool: Arc::new(DecisionPool::new(config.decision_slots)),
+            fault_hook: config.fault_hook,
+        }
+    }
+
+    /// Calls the test hook, if any (see `Config::fault_hook`).
+    fn fault(&self, point: FaultPoint, seed: Option<u64>) {
+        if let Some(hook) = self.fault_hook {
+            hook(point, seed);
         }
     }
 
@@ -45,13 +58,14 @@ impl BotHandler {
         request: Request<SelectPlayInput>,
     ) -> Result<Response<pb::SelectPlayResponse>, Status> {
         let timeout = budget::client_timeout(request.metadata());
-        let mut call = CallRecord::new(m::Rpc::SelectPlay);
+        let ticket = request.extensions().get::<Arc<CallTicket>>().cloned();
+        let mut call = CallRecord::new(m::Rpc::SelectPlay, ticket);
         let span = call.span.clone();
         let result = self
             .select_play(&mut call, timeout, request.into_inner())
             .instrument(span)
             .await;
-        call.finish(result.as_ref().map(|_| ()).map_err(ServiceError::code));
+        call.finish(&result);
         result.map(Response::new).map_err(Status::from)
     }
 
@@ -65,7 +79,13 @@ impl BotHandler {
         let difficulty = game::difficulty_from_wire(request.difficulty, self.default_difficulty)?;
         call.difficulty = Some(difficulty);
         call.game = game::game_of(&view);
-        let view = game::decode(view)?;
+        call.seed = request.seed;
+        // Decoding, validation and EASY run on the request's task: a panic there (a
+        // server bug) becomes INTERNAL for this call, and the server keeps serving.
+        let view = catch_panic("validating the view", || {
+            self.fault(FaultPoint::Validate, request.seed);
+            game::decode(view)
+        })??;
         call.game = Some(view.game());
         if !view.supports(difficulty) {
             return Err(ServiceError::Unimplemented {
@@ -106,7 +126,10 @@ impl BotHandler {
             let never = || false;
             let mut ctx = DecisionContext::new(seed, &never);
             let t0 = Instant::now();
-            let answer = view.decide(difficulty, explain, &mut ctx);
+            let answer = catch_panic("deciding", || {
+                self.fault(FaultPoint::Decide, Some(seed));
+                view.decide(difficulty, explain, &mut ctx)
+            })?;
             return self.respond(call, difficulty, seed, answer, &ctx.work(), t0.elapsed());
         }
         // Waiting for a slot counts against the budget.
@@ -126,7 +149,9 @@ impl BotHandler {
         let cancel = Arc::new(AtomicBool::new(false));
         let _cancel_on_drop = CancelOnDrop(cancel.clone());
         let stop_at = plan.decide_by;
-        let task = tokio::task::spawn_blocking(move || {
+        let fault_hook = self.fault_hook;
+        // On a decision thread, below the runtime's priority (`service::pool`).
+        let task = self.pool.run(move || {
             // The slot is held until the computation really ends, even if the call
             // was dropped meanwhile: no orphan work outside the slots.
             let _permit = permit;
@@ -134,6 +159,9 @@ impl BotHandler {
             let stop = move || cancel.load(Ordering::Relaxed) || Instant::now() >= stop_at;
             let mut ctx = DecisionContext::new(seed, &stop).with_max_iterations(max_iterations);
             let t0 = Instant::now();
+            if let Some(hook) = fault_hook {
+                hook(FaultPoint::Decide, Some(seed));
+            }
             let answer = view.decide(difficulty, explain, &mut ctx);
             let work = ctx.work();
             (answer, work, t0.elapsed())
@@ -158,8 +186,13 @@ impl BotHandler {
             }
             None => task.await,
         };
-        let (answer, work, compute) =
-            joined.map_err(|e| ServiceError::Internal(format!("decision task failed: {e}")))?;
+        let (answer, work, compute) = joined.map_err(|e| match e {
+            JobFailed::Panicked(message) => ServiceError::Panicked {
+                during: "deciding",
+                message,
+            },
+            JobFailed::Dropped => ServiceError::Internal("the decision was dropped".into()),
+        })?;
         if plan.answer_by.is_some_and(|t| Instant::now() >= t) {
             return Err(ServiceError::DeadlineExceeded(
                 "the decision finished after the call's deadline",
@@ -204,9 +237,12 @@ impl BotHandler {
     ) -> Result<pb::ListLegalPlaysResponse, ServiceError> {
         let view = WireView::Proto(request.view);
         call.game = game::game_of(&view);
-        let view = game::decode(view)?;
+        let view = catch_panic("validating the view", || {
+            self.fault(FaultPoint::Validate, None);
+            game::decode(view)
+        })??;
         call.game = Some(view.game());
-        Ok(view.legal_plays())
+        catch_panic("listing the legal plays", || view.legal_plays())
     }
 }
 
@@ -224,12 +260,13 @@ impl BotService for BotHandler {
         &self,
         request: Request<pb::ListLegalPlaysRequest>,
     ) -> Result<Response<pb::ListLegalPlaysResponse>, Status> {
-        let mut call = CallRecord::new(m::Rpc::ListLegalPlays);
+        let ticket = request.extensions().get::<Arc<CallTicket>>().cloned();
+        let mut call = CallRecord::new(m::Rpc::ListLegalPlays, ticket);
         let result = call
             .span
             .clone()
             .in_scope(|| self.list_legal_plays(&mut call, request.into_inner()));
-        call.finish(result.as_ref().map(|_| ()).map_err(ServiceError::code));
+        call.finish(&result);
         result.map(Response::new).map_err(Status::from)
     }
 }
@@ -293,7 +330,8 @@ impl Drop for CancelOnDrop {
 }
 
 /// One call's span, metrics and log line, written on drop so that a dropped call
-/// (cancelled by the client or the transport) is counted too.
+/// (cancelled by the client or the transport) is counted too, and so is a call whose
+/// task unwinds from a panic the handler did not catch itself.
 struct CallRecord {
     rpc: m::Rpc,
     started: Instant,
@@ -302,12 +340,20 @@ struct CallRecord {
     difficulty: Option<Difficulty>,
     seed: Option<u64>,
     fallback: bool,
-    /// `None` until the call finishes: a call dropped before is "cancelled".
+    /// `None` until the call finishes: a call dropped before is "cancelled" (or
+    /// "panic" when dropped by unwinding).
     result: Option<Result<(), Code>>,
+    /// The message of the panic that ended the call, if one did.
+    panic: Option<String>,
+    /// The call's link with the guard (absent when the handler is called directly).
+    ticket: Option<Arc<CallTicket>>,
 }
 
 impl CallRecord {
-    fn new(rpc: m::Rpc) -> Self {
+    fn new(rpc: m::Rpc, ticket: Option<Arc<CallTicket>>) -> Self {
+        if let Some(ticket) = &ticket {
+            ticket.handler_records();
+        }
         let span = tracing::debug_span!(
             "call",
             rpc = rpc.name(),
@@ -326,6 +372,8 @@ impl CallRecord {
             seed: None,
             fallback: false,
             result: None,
+            panic: None,
+            ticket,
         }
     }
 
@@ -333,13 +381,30 @@ impl CallRecord {
         self.game.map_or("unknown", GameId::name)
     }
 
-    fn finish(&mut self, result: Result<(), Code>) {
-        self.result = Some(result);
+    fn finish<T>(&mut self, result: &Result<T, ServiceError>) {
+        if let Err(ServiceError::Panicked { message, .. }) = result {
+            self.panic = Some(message.clone());
+        }
+        self.result = Some(result.as_ref().map(|_| ()).map_err(ServiceError::code));
     }
 }
 
 impl Drop for CallRecord {
     fn drop(&mut self) {
+        if self.result.is_none()
+            && let Some(ended) = self.ticket.as_ref().and_then(|t| t.ended_by_guard())
+        {
+            // The guard ended the call (it answers it); the handler's record counts it.
+            match ended {
+                EndedByGuard::Panicked(message) => {
+                    self.result = Some(Err(Code::Internal));
+                    self.panic = Some(message);
+                }
+                EndedByGuard::DeadlineExceeded | EndedByGuard::ReadTimeout(_) => {
+                    self.result = Some(Err(Code::DeadlineExceeded));
+                }
+            }
+        }
         let outcome = m::CallOutcome {
             rpc: self.rpc,
             game: self.game,
@@ -350,6 +415,7 @@ impl Drop for CallRecord {
                 Some(Err(code)) => code,
             },
             fallback: self.fallback,
+            panicked: self.panic.is_some(),
             elapsed: self.started.elapsed(),
         };
         m::record_call(&outcome);
@@ -366,7 +432,18 @@ impl Drop for CallRecord {
         // Successful calls are counted in the metrics and logged at debug only: a
         // per-call info line costs more than an EASY decision (load test).
         // Client errors are worth a line; server-side failures a warning.
+        let panic = self.panic.as_deref();
         self.span.in_scope(|| match code {
+            _ if panic.is_some() => tracing::error!(
+                rpc,
+                game,
+                difficulty,
+                seed,
+                outcome,
+                elapsed_us,
+                panic,
+                "call panicked: a server bug; replay it with this seed and view"
+            ),
             Code::Ok => tracing::debug!(outcome, elapsed_us, "call done"),
             Code::InvalidArgument | Code::Unimplemented | Code::Cancelled => {
                 tracing::info!(

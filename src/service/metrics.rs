@@ -17,6 +17,8 @@ pub const SELECT_PLAY_DURATION: &str = "climbot_select_play_duration_seconds";
 pub const REQUESTS: &str = "climbot_requests_total";
 /// Counter of fallback answers, labels `game`, `difficulty`.
 pub const FALLBACKS: &str = "climbot_fallbacks_total";
+/// Counter of calls that panicked (a server bug), labels `rpc`, `game`, `difficulty`.
+pub const PANICS: &str = "climbot_panics_total";
 /// Gauge of decisions being computed.
 pub const DECISIONS_IN_FLIGHT: &str = "climbot_decisions_in_flight";
 /// Gauge, always 1, labels `version`.
@@ -67,6 +69,15 @@ pub enum Rpc {
 }
 
 impl Rpc {
+    /// The RPC a request path names (`None` for other services: health, reflection).
+    pub fn from_path(path: &str) -> Option<Rpc> {
+        match path {
+            "/climbot.v1.BotService/SelectPlay" => Some(Rpc::SelectPlay),
+            "/climbot.v1.BotService/ListLegalPlays" => Some(Rpc::ListLegalPlays),
+            _ => None,
+        }
+    }
+
     /// The `rpc` label.
     pub const fn name(self) -> &'static str {
         match self {
@@ -89,6 +100,8 @@ pub struct CallOutcome {
     pub code: Code,
     /// Whether the answer came from the easy fallback.
     pub fallback: bool,
+    /// Whether the call ended in a panic (its code is then `Internal`).
+    pub panicked: bool,
     /// From arrival to the end of the call.
     pub elapsed: Duration,
 }
@@ -104,7 +117,8 @@ impl CallOutcome {
         self.difficulty_slot().1
     }
 
-    /// The `outcome` label: the code's name, or "fallback" for a fallback answer.
+    /// The `outcome` label: the code's name, "fallback" for a fallback answer, "panic"
+    /// for a call that panicked.
     pub fn outcome_label(&self) -> &'static str {
         self.outcome_slot().1
     }
@@ -127,6 +141,7 @@ impl CallOutcome {
     /// The `outcome` label and its index below [`OUTCOMES`].
     fn outcome_slot(&self) -> (usize, &'static str) {
         match self.code {
+            _ if self.panicked => (CODES + 1, "panic"),
             Code::Ok if self.fallback => (CODES, "fallback"),
             code => (code as usize, code_name(code)),
         }
@@ -139,8 +154,8 @@ const GAME_LABELS: usize = 4;
 const DIFFICULTY_LABELS: usize = 2 + Difficulty::ALL.len();
 /// gRPC codes, 0..=16.
 const CODES: usize = 17;
-/// Outcome labels: each code, and "fallback".
-const OUTCOMES: usize = CODES + 1;
+/// Outcome labels: each code, "fallback" and "panic".
+const OUTCOMES: usize = CODES + 2;
 
 /// The per-call series, each registered with the recorder on its first use and kept:
 /// a call then updates its counter and histogram without hashing its labels into the
@@ -152,6 +167,8 @@ struct CallSeries {
     durations: Box<[OnceLock<Histogram>]>,
     /// `climbot_fallbacks_total` by game, difficulty.
     fallbacks: Box<[OnceLock<Counter>]>,
+    /// `climbot_panics_total` by rpc, game, difficulty.
+    panics: Box<[OnceLock<Counter>]>,
     /// `climbot_decisions_in_flight`.
     in_flight: Gauge,
 }
@@ -167,6 +184,7 @@ impl CallSeries {
             requests: lazy_series(2 * cells * CODES),
             durations: lazy_series(cells * OUTCOMES),
             fallbacks: lazy_series(cells),
+            panics: lazy_series(2 * cells),
             in_flight: metrics::gauge!(DECISIONS_IN_FLIGHT),
         }
     }
@@ -181,6 +199,13 @@ impl CallSeries {
                 metrics::counter!(REQUESTS, "rpc" => call.rpc.name(), "game" => game, "difficulty" => difficulty, "code" => code_name(call.code))
             })
             .increment(1);
+        if call.panicked {
+            self.panics[(call.rpc as usize) * cells + cell]
+                .get_or_init(|| {
+                    metrics::counter!(PANICS, "rpc" => call.rpc.name(), "game" => game, "difficulty" => difficulty)
+                })
+                .increment(1);
+        }
         if call.rpc != Rpc::SelectPlay {
             return;
         }
@@ -215,6 +240,10 @@ fn describe() {
     );
     metrics::describe_counter!(REQUESTS, "Calls by rpc, game, difficulty and gRPC code");
     metrics::describe_counter!(FALLBACKS, "Decisions answered by the easy fallback");
+    metrics::describe_counter!(
+        PANICS,
+        "Calls that panicked (server bugs), answered INTERNAL"
+    );
     metrics::describe_gauge!(DECISIONS_IN_FLIGHT, "Decisions being computed");
     metrics::describe_gauge!(BUILD_INFO, "Build information (always 1)");
 }

@@ -1,18 +1,18 @@
 //! The gRPC server: BotService, health, reflection, the metrics endpoint and the
-//! bounded graceful shutdown.
+//! bounded graceful shutdown, over the HTTP/2 transport of `service::transport`.
 
 use crate::pb;
 use crate::pb::bot_service_server::BotServiceServer;
 use crate::service::config::Config;
 use crate::service::fast_lane::BotServiceWithFastLane;
+use crate::service::guard::Guarded;
 use crate::service::handler::BotHandler;
 use crate::service::metrics;
+use crate::service::transport;
 use std::future::Future;
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-use tokio_stream::StreamExt;
-use tokio_stream::wrappers::TcpListenerStream;
-use tonic::transport::Server;
+use tokio_util::sync::CancellationToken;
+use tonic::service::Routes;
 use tonic_health::ServingStatus;
 
 /// An error that stops the server.
@@ -48,22 +48,23 @@ pub async fn run(
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1alpha()?;
-    let bot = BotServiceWithFastLane::new(BotHandler::new(&config), config.max_message_bytes);
+    let bot = Guarded::new(
+        BotServiceWithFastLane::new(BotHandler::new(&config), config.max_message_bytes),
+        config.transport.request_read_timeout,
+    );
 
-    let incoming = TcpListenerStream::new(grpc).map(|stream| {
-        stream.inspect(|s| {
-            let _ = s.set_nodelay(true);
-        })
-    });
-    let (stop_tx, stop_rx) = oneshot::channel::<()>();
-    let router = Server::builder()
-        .add_service(health_service)
+    let routes = Routes::new(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(bot);
-    let mut serving = tokio::spawn(router.serve_with_incoming_shutdown(incoming, async {
-        let _ = stop_rx.await;
-    }));
+        .add_service(bot)
+        .prepare();
+    let stop = CancellationToken::new();
+    let mut serving = tokio::spawn(transport::serve(
+        grpc,
+        routes,
+        config.transport.clone(),
+        stop.clone(),
+    ));
 
     health.set_service_status("", ServingStatus::Serving).await;
     health.set_serving::<BotServer>().await;
@@ -73,7 +74,7 @@ pub async fn run(
     tokio::select! {
         () = &mut shutdown => {}
         ended = &mut serving => {
-            ended??;
+            ended?;
             return Err("the gRPC server stopped unexpectedly".into());
         }
     }
@@ -90,10 +91,10 @@ pub async fn run(
     if !config.drain_delay.is_zero() {
         tokio::time::sleep(config.drain_delay).await;
     }
-    let _ = stop_tx.send(());
+    stop.cancel();
     match tokio::time::timeout(config.shutdown_grace, &mut serving).await {
         Ok(ended) => {
-            ended??;
+            ended?;
             tracing::info!("in-flight calls finished; stopped");
         }
         Err(_elapsed) => {

@@ -261,3 +261,231 @@ pub fn played_tiles(decision: &pb::Decision) -> Option<Vec<pb::LexioTile>> {
         _ => None,
     }
 }
+
+// ---------------------------------------------------------------- raw HTTP/2
+
+/// A raw HTTP/2 connection (the `h2` crate), for what a gRPC library would not send:
+/// partial bodies, malformed headers, hand-made compressed frames.
+pub async fn h2_connect(addr: SocketAddr) -> h2::client::SendRequest<prost::bytes::Bytes> {
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (send, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    send.ready().await.unwrap()
+}
+
+/// The request head of a gRPC call to `path` with extra headers.
+pub fn grpc_head(path: &str, headers: &[(&str, &str)]) -> tonic::codegen::http::Request<()> {
+    let mut request = tonic::codegen::http::Request::builder()
+        .method("POST")
+        .uri(format!("http://localhost{path}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(()).unwrap()
+}
+
+/// One gRPC message frame: the compressed flag, the length, the bytes.
+pub fn grpc_frame(message: &[u8], compressed: bool) -> prost::bytes::Bytes {
+    let mut frame = vec![u8::from(compressed)];
+    frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    frame.extend_from_slice(message);
+    frame.into()
+}
+
+/// A raw call's answer: the response headers, the body and the trailers.
+pub struct RawAnswer {
+    pub headers: tonic::codegen::http::HeaderMap,
+    pub body: Vec<u8>,
+    pub trailers: Option<tonic::codegen::http::HeaderMap>,
+}
+
+impl RawAnswer {
+    /// The gRPC status, from the trailers or (trailers-only answers) the headers.
+    pub fn status(&self) -> tonic::Status {
+        self.trailers
+            .as_ref()
+            .and_then(tonic::Status::from_header_map)
+            .or_else(|| tonic::Status::from_header_map(&self.headers))
+            .expect("a grpc-status")
+    }
+}
+
+/// Reads a raw call's whole answer.
+pub async fn raw_answer(response: h2::client::ResponseFuture) -> Result<RawAnswer, h2::Error> {
+    let response = response.await?;
+    let headers = response.headers().clone();
+    let mut body = response.into_body();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = body.data().await {
+        let chunk = chunk?;
+        let _ = body.flow_control().release_capacity(chunk.len());
+        bytes.extend_from_slice(&chunk);
+    }
+    let trailers = body.trailers().await?;
+    Ok(RawAnswer {
+        headers,
+        body: bytes,
+        trailers,
+    })
+}
+
+/// A hand-written HTTP/2 client over a plain socket, for frame sequences no library
+/// sends on request: many streams opened and reset in one write, stalls mid-frame. It
+/// encodes request headers without compression (HPACK literals) and never decodes the
+/// server's headers: a call succeeded when a DATA frame brings its answer.
+pub struct RawH2 {
+    pub socket: tokio::net::TcpStream,
+    next_stream: u32,
+    read: Vec<u8>,
+}
+
+/// A frame read from the server.
+#[derive(Debug)]
+pub struct Frame {
+    pub kind: u8,
+    pub flags: u8,
+    pub stream: u32,
+    pub payload: Vec<u8>,
+}
+
+pub const FRAME_DATA: u8 = 0;
+pub const FRAME_HEADERS: u8 = 1;
+pub const FRAME_RST_STREAM: u8 = 3;
+pub const FRAME_SETTINGS: u8 = 4;
+pub const FRAME_PING: u8 = 6;
+pub const FRAME_GOAWAY: u8 = 7;
+pub const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
+/// One frame's bytes.
+pub fn frame(kind: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
+    let len = payload.len() as u32;
+    let mut out = vec![(len >> 16) as u8, (len >> 8) as u8, len as u8, kind, flags];
+    out.extend_from_slice(&stream.to_be_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+/// A header block of a gRPC POST to `path` (HPACK, no Huffman, no indexing).
+pub fn grpc_header_block(path: &str) -> Vec<u8> {
+    fn literal(out: &mut Vec<u8>, value: &[u8]) {
+        assert!(value.len() < 127);
+        out.push(value.len() as u8);
+        out.extend_from_slice(value);
+    }
+    let mut block = vec![0x83, 0x86]; // :method POST, :scheme http (static table)
+    block.push(0x04); // :path, name from the static table
+    literal(&mut block, path.as_bytes());
+    block.push(0x01); // :authority
+    literal(&mut block, b"localhost");
+    block.extend_from_slice(&[0x0f, 0x10]); // content-type (static index 31)
+    literal(&mut block, b"application/grpc");
+    block.push(0x00); // te: a new name
+    literal(&mut block, b"te");
+    literal(&mut block, b"trailers");
+    block
+}
+
+impl RawH2 {
+    /// Connects, exchanges the preface and SETTINGS.
+    pub async fn connect(addr: SocketAddr) -> RawH2 {
+        let socket = tokio::net::TcpStream::connect(addr).await.unwrap();
+        socket.set_nodelay(true).unwrap();
+        let mut raw = RawH2 {
+            socket,
+            next_stream: 1,
+            read: Vec::new(),
+        };
+        let mut hello = PREFACE.to_vec();
+        hello.extend(frame(FRAME_SETTINGS, 0, 0, &[]));
+        raw.write(&hello).await;
+        loop {
+            let f = raw.read_frame().await.expect("the server's SETTINGS");
+            if f.kind == FRAME_SETTINGS && f.flags & 1 == 0 {
+                raw.write(&frame(FRAME_SETTINGS, 1, 0, &[])).await;
+                return raw;
+            }
+        }
+    }
+
+    /// A new stream id.
+    pub fn stream(&mut self) -> u32 {
+        let id = self.next_stream;
+        self.next_stream += 2;
+        id
+    }
+
+    /// The frames of a whole gRPC request (HEADERS, then DATA ending the stream).
+    pub fn request_frames(stream: u32, path: &str, message: &[u8]) -> Vec<u8> {
+        let mut out = frame(FRAME_HEADERS, 0x4, stream, &grpc_header_block(path));
+        out.extend(frame(FRAME_DATA, 0x1, stream, &grpc_frame(message, false)));
+        out
+    }
+
+    /// Writes bytes in one go.
+    pub async fn write(&mut self, bytes: &[u8]) {
+        use tokio::io::AsyncWriteExt;
+        self.socket.write_all(bytes).await.unwrap();
+    }
+
+    /// The next frame, `None` once the server has closed the connection. PINGs are
+    /// answered.
+    pub async fn read_frame(&mut self) -> Option<Frame> {
+        use tokio::io::AsyncReadExt;
+        loop {
+            if self.read.len() >= 9 {
+                let len =
+                    u32::from_be_bytes([0, self.read[0], self.read[1], self.read[2]]) as usize;
+                if self.read.len() >= 9 + len {
+                    let f = Frame {
+                        kind: self.read[3],
+                        flags: self.read[4],
+                        stream: u32::from_be_bytes([
+                            self.read[5] & 0x7f,
+                            self.read[6],
+                            self.read[7],
+                            self.read[8],
+                        ]),
+                        payload: self.read[9..9 + len].to_vec(),
+                    };
+                    self.read.drain(..9 + len);
+                    if f.kind == FRAME_PING && f.flags & 1 == 0 {
+                        self.write(&frame(FRAME_PING, 1, 0, &f.payload)).await;
+                    }
+                    return Some(f);
+                }
+            }
+            let mut buf = [0u8; 16384];
+            match self.socket.read(&mut buf).await {
+                Ok(0) | Err(_) => return None,
+                Ok(n) => self.read.extend_from_slice(&buf[..n]),
+            }
+        }
+    }
+
+    /// Reads until stream `stream` brings its answer message (`Ok`), or fails: a reset,
+    /// a GOAWAY, trailers without a message, the connection closed.
+    pub async fn answer(&mut self, stream: u32) -> Result<Vec<u8>, String> {
+        loop {
+            let Some(f) = self.read_frame().await else {
+                return Err("the connection closed".into());
+            };
+            match f.kind {
+                FRAME_GOAWAY => return Err(format!("GOAWAY {:?}", &f.payload)),
+                FRAME_RST_STREAM if f.stream == stream => {
+                    return Err(format!("stream reset {:?}", f.payload));
+                }
+                FRAME_HEADERS if f.stream == stream && f.flags & 1 != 0 => {
+                    return Err("answered without a message (an error status)".into());
+                }
+                FRAME_DATA if f.stream == stream && f.payload.len() >= 5 => {
+                    return Ok(f.payload[5..].to_vec());
+                }
+                _ => {}
+            }
+        }
+    }
+}

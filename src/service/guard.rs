@@ -1,0 +1,377 @@
+//! The guard around every call of a service:
+//!
+//! - **Panics**: whatever happens inside the call's own task (tonic's and prost's
+//!   decoding, the fast lane, validation, an inline decision), a panic there becomes an
+//!   INTERNAL answer for that call alone, is logged at error level and counted under the
+//!   outcome `panic`; the server keeps serving.
+//! - **Deadlines**: a malformed `grpc-timeout` is refused at once (INVALID_ARGUMENT, not
+//!   run without a deadline), and a call whose deadline passes at any stage, the
+//!   request's body still arriving included, is answered DEADLINE_EXCEEDED; so is a
+//!   call whose request has not arrived whole within the read timeout (a client that
+//!   stalls mid-request, with or without a deadline).
+//! - **Calls the handler never saw** (the request could not be read, or its deadline
+//!   passed first) are counted in the metrics here, with the code they got; a
+//!   compressed request over the size limit once decompressed is answered
+//!   OUT_OF_RANGE like an uncompressed one.
+//!
+//! The guard and the handler's per-call record share a [`CallTicket`] (in the
+//! request's extensions), so that a call the guard ends is counted once, by the
+//! handler's record when the handler saw the call, by the guard otherwise.
+
+use crate::service::budget::parse_grpc_timeout;
+use crate::service::error::{ServiceError, panic_message};
+use crate::service::metrics as m;
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tonic::body::Body;
+use tonic::codegen::{BoxFuture, Service, http};
+use tonic::server::NamedService;
+use tonic::{Code, Status};
+
+/// How the guard ended a call, read by the handler's record when the call's future
+/// is dropped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum EndedByGuard {
+    /// The call panicked; the message of the panic.
+    Panicked(String),
+    /// The call's deadline passed before its answer was ready.
+    DeadlineExceeded,
+    /// The request did not arrive whole within the read timeout.
+    ReadTimeout(Duration),
+}
+
+/// One call's link between the guard and the handler's record.
+#[derive(Debug, Default)]
+pub(crate) struct CallTicket {
+    /// Set by the handler when it starts recording the call.
+    handler_saw: AtomicBool,
+    /// Set by the guard before it drops a call's future.
+    ended: Mutex<Option<EndedByGuard>>,
+}
+
+impl CallTicket {
+    /// The handler records this call (its record counts it, the guard does not).
+    pub(crate) fn handler_records(&self) {
+        self.handler_saw.store(true, Ordering::Release);
+    }
+
+    /// How the guard ended the call, if it did.
+    pub(crate) fn ended_by_guard(&self) -> Option<EndedByGuard> {
+        self.ended.lock().map_or(None, |e| e.clone())
+    }
+
+    fn end(&self, how: EndedByGuard) {
+        if let Ok(mut ended) = self.ended.lock() {
+            *ended = Some(how);
+        }
+    }
+}
+
+/// A service behind the guard.
+#[derive(Clone, Debug)]
+pub struct Guarded<S> {
+    inner: S,
+    read_timeout: Duration,
+}
+
+impl<S> Guarded<S> {
+    /// `inner`, guarded; a call's request must arrive whole within `read_timeout`.
+    pub fn new(inner: S, read_timeout: Duration) -> Self {
+        Guarded {
+            inner,
+            read_timeout,
+        }
+    }
+}
+
+impl<S: NamedService> NamedService for Guarded<S> {
+    const NAME: &'static str = S::NAME;
+}
+
+type HttpFuture = Pin<Box<dyn Future<Output = Result<http::Response<Body>, Infallible>> + Send>>;
+
+impl<S> Service<http::Request<Body>> for Guarded<S>
+where
+    S: Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = http::Response<Body>;
+    type Error = Infallible;
+    type Future = BoxFuture<Self::Response, Self::Error>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: http::Request<Body>) -> Self::Future {
+        let started = Instant::now();
+        let rpc = m::Rpc::from_path(request.uri().path());
+        let timeout = match request.headers().get("grpc-timeout") {
+            None => None,
+            Some(value) => match value.to_str().ok().and_then(parse_grpc_timeout) {
+                Some(timeout) => Some(timeout),
+                None => {
+                    let error = ServiceError::invalid(
+                        "grpc-timeout",
+                        format!(
+                            "malformed header {value:?} (expected 1 to 8 digits and a unit: H, M, S, m, u or n)"
+                        ),
+                    );
+                    let response = refused(rpc, started, error);
+                    return Box::pin(std::future::ready(Ok(response)));
+                }
+            },
+        };
+        // A deadline too far to represent is no deadline.
+        let deadline = timeout
+            .and_then(|t| started.checked_add(t))
+            .map(tokio::time::Instant::from_std);
+        let read_by = tokio::time::Instant::from_std(started + self.read_timeout);
+        let read_timeout = self.read_timeout;
+        let ticket = Arc::new(CallTicket::default());
+        request.extensions_mut().insert(ticket.clone());
+        let inner = &mut self.inner;
+        let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            Box::pin(inner.call(request)) as HttpFuture
+        }));
+        Box::pin(async move {
+            let mut call = match call {
+                Ok(call) => Some(call),
+                Err(payload) => {
+                    let message = panic_message(payload.as_ref());
+                    return Ok(panicked(rpc, &ticket, started, message));
+                }
+            };
+            let mut expiry = deadline.map(|d| Box::pin(tokio::time::sleep_until(d)));
+            // Only until the handler has the request: the earlier deadline wins.
+            let mut read_expiry = (deadline.is_none_or(|d| read_by < d))
+                .then(|| Box::pin(tokio::time::sleep_until(read_by)));
+            let polled = std::future::poll_fn(|cx| {
+                // The deadline first: nothing is answered after it.
+                if let Some(expiry) = expiry.as_mut()
+                    && expiry.as_mut().poll(cx).is_ready()
+                {
+                    return Poll::Ready(Err(EndedByGuard::DeadlineExceeded));
+                }
+                if let Some(read) = read_expiry.as_mut() {
+                    if ticket.handler_saw.load(Ordering::Acquire) {
+                        read_expiry = None;
+                    } else if read.as_mut().poll(cx).is_ready() {
+                        return Poll::Ready(Err(EndedByGuard::ReadTimeout(read_timeout)));
+                    }
+                }
+                let Some(future) = call.as_mut() else {
+                    return Poll::Pending;
+                };
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    future.as_mut().poll(cx)
+                })) {
+                    Ok(Poll::Ready(Ok(response))) => Poll::Ready(Ok(response)),
+                    Ok(Poll::Ready(Err(never))) => match never {},
+                    Ok(Poll::Pending) => Poll::Pending,
+                    Err(payload) => {
+                        Poll::Ready(Err(EndedByGuard::Panicked(panic_message(payload.as_ref()))))
+                    }
+                }
+            })
+            .await;
+            match polled {
+                Ok(response) => Ok(unseen_by_handler(rpc, &ticket, started, response)),
+                Err(ended) => {
+                    // Tell the handler's record before dropping the call's future
+                    // (which drops the record).
+                    ticket.end(ended.clone());
+                    drop(call.take());
+                    Ok(match ended {
+                        EndedByGuard::Panicked(message) => panicked(rpc, &ticket, started, message),
+                        EndedByGuard::DeadlineExceeded => expired(rpc, &ticket, started, None),
+                        EndedByGuard::ReadTimeout(timeout) => {
+                            expired(rpc, &ticket, started, Some(timeout))
+                        }
+                    })
+                }
+            }
+        })
+    }
+}
+
+/// Counts a call the handler never saw (the request could not be read) with the code
+/// of its answer; a compressed request over the size limit once decompressed gets the
+/// code of an uncompressed one that is too large (OUT_OF_RANGE).
+fn unseen_by_handler(
+    rpc: Option<m::Rpc>,
+    ticket: &CallTicket,
+    started: Instant,
+    response: http::Response<Body>,
+) -> http::Response<Body> {
+    if ticket.handler_saw.load(Ordering::Acquire) {
+        return response;
+    }
+    let Some(status) = Status::from_header_map(response.headers()) else {
+        return response;
+    };
+    let (code, response) = if status.code() == Code::ResourceExhausted
+        && status.message().contains("exceeded while decompressing")
+    {
+        let status = Status::out_of_range(format!(
+            "the request is larger than the server's limit once decompressed ({})",
+            status.message()
+        ));
+        (status.code(), status.into_http())
+    } else {
+        (status.code(), response)
+    };
+    if let Some(rpc) = rpc {
+        record(rpc, code, false, started);
+    }
+    response
+}
+
+/// Counts one call the handler did not record.
+fn record(rpc: m::Rpc, code: Code, panicked: bool, started: Instant) {
+    m::record_call(&m::CallOutcome {
+        rpc,
+        game: None,
+        difficulty: None,
+        code,
+        fallback: false,
+        panicked,
+        elapsed: started.elapsed(),
+    });
+}
+
+/// The answer to a call refused before it started, counted and logged.
+fn refused(rpc: Option<m::Rpc>, started: Instant, error: ServiceError) -> http::Response<Body> {
+    if let Some(rpc) = rpc {
+        record(rpc, error.code(), false, started);
+    }
+    tracing::info!(
+        rpc = rpc.map_or("other", m::Rpc::name),
+        outcome = crate::service::error::code_name(error.code()),
+        %error,
+        "call refused"
+    );
+    Status::from(error).into_http()
+}
+
+/// The DEADLINE_EXCEEDED answer to a call whose deadline (or the request's read
+/// timeout) passed, counted and logged here unless the handler's record does it.
+fn expired(
+    rpc: Option<m::Rpc>,
+    ticket: &CallTicket,
+    started: Instant,
+    read_timeout: Option<Duration>,
+) -> http::Response<Body> {
+    let why = if ticket.handler_saw.load(Ordering::Acquire) {
+        "the deadline passed before the answer was ready"
+    } else {
+        if let Some(rpc) = rpc {
+            record(rpc, Code::DeadlineExceeded, false, started);
+        }
+        tracing::warn!(
+            rpc = rpc.map_or("other", m::Rpc::name),
+            outcome = "deadline_exceeded",
+            elapsed_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            "call failed: the deadline passed while the request was arriving"
+        );
+        match read_timeout {
+            None => "the deadline passed while the request was still arriving",
+            Some(_) => "the request did not arrive whole within the server's read timeout",
+        }
+    };
+    Status::from(ServiceError::DeadlineExceeded(why)).into_http()
+}
+
+/// The INTERNAL answer to a call that panicked, counted and logged here unless the
+/// handler's record already did.
+fn panicked(
+    rpc: Option<m::Rpc>,
+    ticket: &CallTicket,
+    started: Instant,
+    message: String,
+) -> http::Response<Body> {
+    if !ticket.handler_saw.load(Ordering::Acquire) {
+        if let Some(rpc) = rpc {
+            record(rpc, Code::Internal, true, started);
+        }
+        tracing::error!(
+            rpc = rpc.map_or("other", m::Rpc::name),
+            panic = message.as_str(),
+            "call panicked before the handler read it: a server bug"
+        );
+    }
+    Status::from(ServiceError::Panicked {
+        during: "serving the call",
+        message,
+    })
+    .into_http()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::convert::Infallible;
+
+    #[derive(Clone)]
+    struct Panicky {
+        in_call: bool,
+    }
+
+    impl Service<http::Request<Body>> for Panicky {
+        type Response = http::Response<Body>;
+        type Error = Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+
+        fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+            assert!(!self.in_call, "panics in call");
+            let ticket = request.extensions().get::<Arc<CallTicket>>().cloned();
+            Box::pin(async move {
+                tokio::task::yield_now().await;
+                assert!(ticket.is_some(), "the ticket travels with the request");
+                if request.uri().path() == "/ok" {
+                    return Ok(http::Response::new(Body::empty()));
+                }
+                panic!("panics in poll");
+            })
+        }
+    }
+
+    fn grpc_status(response: &http::Response<Body>) -> Option<&str> {
+        response
+            .headers()
+            .get("grpc-status")
+            .and_then(|v| v.to_str().ok())
+    }
+
+    #[tokio::test]
+    async fn panics_in_call_or_poll_become_internal() {
+        for (in_call, path) in [(true, "/x"), (false, "/x"), (false, "/ok")] {
+            let mut guarded = Guarded::new(Panicky { in_call }, Duration::from_secs(10));
+            let request = http::Request::builder()
+                .uri(path)
+                .body(Body::empty())
+                .unwrap();
+            let response = guarded.call(request).await.unwrap();
+            if path == "/ok" {
+                assert_eq!(grpc_status(&response), None);
+            } else {
+                assert_eq!(grpc_status(&response), Some("13"), "INTERNAL");
+                let message = Status::from_header_map(response.headers()).unwrap();
+                assert!(
+                    message.message().contains("panics in"),
+                    "{}",
+                    message.message()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Overload isolation: while EXPERT searches keep every decision slot busy, EASY calls
+//! and ListLegalPlays stay fast. The real binary serves; this process loads it with
+//! EXPERT calls and times EASY calls and legal-play lists one after another.
+//!
+//! `cargo test --test service_isolation -- --ignored --nocapture` prints the
+//! percentiles (the README's figures); the plain run checks a loose bound only, since
+//! the test shares the machine's 2 cores with everything else.
+mod common;
+
+use climbot::pb;
+use climbot::pb::bot_service_client::BotServiceClient;
+use common::*;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+fn spawn_server(slots: usize) -> (Child, SocketAddr) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_climbot"));
+    for (key, _) in std::env::vars() {
+        if key.starts_with("CLIMBOT_") {
+            command.env_remove(key);
+        }
+    }
+    let mut child = command
+        .args([
+            "serve",
+            "--grpc-addr",
+            "127.0.0.1:0",
+            "--metrics-addr",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+            "--decision-slots",
+            &slots.to_string(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = BufReader::new(stdout).lines();
+    let addr = loop {
+        let line = lines.next().expect("a start line").unwrap();
+        let json: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if json["fields"]["message"] == "climbot starting" {
+            break json["fields"]["grpc_addr"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+        }
+    };
+    // Refused searches log warnings: keep reading.
+    std::thread::spawn(move || for _ in lines {});
+    (child, addr)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+struct Figures {
+    easy_p50: Duration,
+    easy_p99: Duration,
+    list_p99: Duration,
+    expert_ok: u64,
+    expert_refused: u64,
+}
+
+/// Loads a fresh server with `searchers` EXPERT clients and times `calls` EASY calls and
+/// legal-play lists.
+async fn measure(searchers: usize, calls: usize) -> Figures {
+    let (mut child, addr) = spawn_server(2);
+    let url = format!("http://{addr}");
+    let stop = Arc::new(AtomicBool::new(false));
+    let (ok, refused) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let mut load = Vec::new();
+    for i in 0..searchers {
+        let (stop, ok, refused, url) = (stop.clone(), ok.clone(), refused.clone(), url.clone());
+        load.push(tokio::spawn(async move {
+            let mut client = BotServiceClient::connect(url).await.unwrap();
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let mut request = select(undecided_view(), pb::Difficulty::Expert);
+                request.budget_ms = Some(100);
+                request.seed = Some(i as u64 * 1_000_000 + n);
+                n += 1;
+                match client.select_play(request).await {
+                    Ok(_) => ok.fetch_add(1, Ordering::Relaxed),
+                    Err(_) => refused.fetch_add(1, Ordering::Relaxed),
+                };
+            }
+        }));
+    }
+    let mut client = BotServiceClient::connect(url).await.unwrap();
+    // Warm up, and let the searches fill the slots.
+    for _ in 0..50 {
+        client
+            .select_play(select(follow_view(), pb::Difficulty::Easy))
+            .await
+            .unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut easy = Vec::with_capacity(calls);
+    let mut list = Vec::with_capacity(calls);
+    for _ in 0..calls {
+        let t0 = Instant::now();
+        client
+            .select_play(select(follow_view(), pb::Difficulty::Easy))
+            .await
+            .unwrap();
+        easy.push(t0.elapsed());
+        let t0 = Instant::now();
+        client
+            .list_legal_plays(pb::ListLegalPlaysRequest {
+                view: Some(game_view(follow_view())),
+            })
+            .await
+            .unwrap();
+        list.push(t0.elapsed());
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    stop.store(true, Ordering::Relaxed);
+    for task in load {
+        let _ = task.await;
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    easy.sort();
+    list.sort();
+    let figures = Figures {
+        easy_p50: percentile(&easy, 0.5),
+        easy_p99: percentile(&easy, 0.99),
+        list_p99: percentile(&list, 0.99),
+        expert_ok: ok.load(Ordering::Relaxed),
+        expert_refused: refused.load(Ordering::Relaxed),
+    };
+    eprintln!(
+        "{searchers} EXPERT clients on 2 slots ({} searches answered, {} refused); \
+         {calls} EASY calls: p50 {:?}, p99 {:?}, p99.9 {:?}, max {:?}; \
+         ListLegalPlays: p50 {:?}, p99 {:?}, max {:?}",
+        figures.expert_ok,
+        figures.expert_refused,
+        figures.easy_p50,
+        figures.easy_p99,
+        percentile(&easy, 0.999),
+        easy.last().unwrap(),
+        percentile(&list, 0.5),
+        figures.list_p99,
+        list.last().unwrap(),
+    );
+    figures
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn easy_calls_stay_fast_while_searches_fill_the_slots() {
+    let figures = measure(4, 300).await;
+    assert!(figures.expert_ok > 0, "the searches ran");
+    // A loose bound for a shared machine; the ignored run measures the target.
+    assert!(
+        figures.easy_p99 < Duration::from_millis(50),
+        "EASY p99 {:?}",
+        figures.easy_p99
+    );
+    assert!(
+        figures.list_p99 < Duration::from_millis(50),
+        "list p99 {:?}",
+        figures.list_p99
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+async fn easy_p99_under_search_load() {
+    let figures = measure(4, 3000).await;
+    assert!(
+        figures.easy_p99 <= Duration::from_millis(5),
+        "EASY p99 {:?} (target 5 ms)",
+        figures.easy_p99
+    );
+}
