@@ -2,7 +2,7 @@
 //! `climbot_requests_total` with its code (game and difficulty "unknown" when the
 //! request was not read that far) and logged with its reason. Covers the transport's
 //! size limit, a malformed deadline header, undecodable bytes, a broken compressed
-//! body, an unknown level and an invalid view, on both RPCs.
+//! body, an unknown level, a zero budget and an invalid view, on both RPCs.
 mod common;
 
 use climbot::pb;
@@ -130,6 +130,16 @@ fn cases() -> Vec<Case> {
             code: Code::InvalidArgument,
             labels: ("select_play", "unknown", "unknown", "invalid_argument"),
             reason: "difficulty: unknown value 9",
+        },
+        Case {
+            name: "a zero budget",
+            send: Send::Select(pb::SelectPlayRequest {
+                budget_ms: Some(0),
+                ..select(follow_view(), pb::Difficulty::Expert)
+            }),
+            code: Code::InvalidArgument,
+            labels: ("select_play", "lexio", "expert", "invalid_argument"),
+            reason: "budget_ms: must be at least 1",
         },
         Case {
             name: "an invalid view",
