@@ -10,7 +10,8 @@
 //!   call whose request has not arrived whole within the read timeout (a client that
 //!   stalls mid-request, with or without a deadline).
 //! - **Calls the handler never saw** (the request could not be read, or its deadline
-//!   passed first) are counted in the metrics here, with the code they got; a
+//!   passed first) are counted in the metrics here, with the code they got, and
+//!   logged with the reason they were refused (cut to a bounded length); a
 //!   compressed request over the size limit once decompressed is answered
 //!   OUT_OF_RANGE like an uncompressed one.
 //!
@@ -19,7 +20,7 @@
 //! handler's record when the handler saw the call, by the guard otherwise.
 
 use crate::service::budget::parse_grpc_timeout;
-use crate::service::error::{ServiceError, panic_message};
+use crate::service::error::{ServiceError, code_name, logged_reason, panic_message};
 use crate::service::metrics as m;
 use std::convert::Infallible;
 use std::future::Future;
@@ -200,8 +201,9 @@ where
     }
 }
 
-/// Counts a call the handler never saw (the request could not be read) with the code
-/// of its answer; a compressed request over the size limit once decompressed gets the
+/// Counts a call the handler never saw (the request could not be read: over the size
+/// limit, undecodable, compressed with an unknown or broken encoding) with the code of
+/// its answer, and logs it with its reason; a compressed request over the size limit once decompressed gets the
 /// code of an uncompressed one that is too large (OUT_OF_RANGE).
 fn unseen_by_handler(
     rpc: Option<m::Rpc>,
@@ -215,21 +217,34 @@ fn unseen_by_handler(
     let Some(status) = Status::from_header_map(response.headers()) else {
         return response;
     };
-    let (code, response) = if status.code() == Code::ResourceExhausted
+    let (status, response) = if status.code() == Code::ResourceExhausted
         && status.message().contains("exceeded while decompressing")
     {
         let status = Status::out_of_range(format!(
             "the request is larger than the server's limit once decompressed ({})",
             status.message()
         ));
-        (status.code(), status.into_http())
+        let response = status.clone().into_http();
+        (status, response)
     } else {
-        (status.code(), response)
+        (status, response)
     };
     if let Some(rpc) = rpc {
-        record(rpc, code, false, started);
+        record(rpc, status.code(), false, started);
     }
+    tracing::info!(
+        rpc = rpc.map_or("other", m::Rpc::name),
+        outcome = code_name(status.code()),
+        elapsed_us = elapsed_us(started),
+        reason = logged_reason(status.message()).as_ref(),
+        "call refused: the request could not be read"
+    );
     response
+}
+
+/// Microseconds since `started`, for a log line.
+fn elapsed_us(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
 
 /// Counts one call the handler did not record.
@@ -252,8 +267,8 @@ fn refused(rpc: Option<m::Rpc>, started: Instant, error: ServiceError) -> http::
     }
     tracing::info!(
         rpc = rpc.map_or("other", m::Rpc::name),
-        outcome = crate::service::error::code_name(error.code()),
-        %error,
+        outcome = code_name(error.code()),
+        reason = logged_reason(&error.to_string()).as_ref(),
         "call refused"
     );
     Status::from(error).into_http()
@@ -273,16 +288,18 @@ fn expired(
         if let Some(rpc) = rpc {
             record(rpc, Code::DeadlineExceeded, false, started);
         }
+        let why = match read_timeout {
+            None => "the deadline passed while the request was still arriving",
+            Some(_) => "the request did not arrive whole within the server's read timeout",
+        };
         tracing::warn!(
             rpc = rpc.map_or("other", m::Rpc::name),
             outcome = "deadline_exceeded",
-            elapsed_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
-            "call failed: the deadline passed while the request was arriving"
+            elapsed_us = elapsed_us(started),
+            reason = why,
+            "call failed"
         );
-        match read_timeout {
-            None => "the deadline passed while the request was still arriving",
-            Some(_) => "the request did not arrive whole within the server's read timeout",
-        }
+        why
     };
     Status::from(ServiceError::DeadlineExceeded(why)).into_http()
 }
