@@ -8,8 +8,8 @@
 # Also checks that the kustomization lists every manifest of the directory, and that
 # --strict really rejects a misspelt field (so a silently lax validator fails CI too).
 # Then builds the base and each overlay of deploy/k8s-overlays/ with `kubectl kustomize`
-# (the kustomize built into kubectl, on the machine image; no network), validates every
-# object built the same way, and checks that the objects agree with each other
+# (built into kubectl; components need 1.21 or later; no cluster, no network), validates
+# every object built the same way, and checks that the objects agree with each other
 # (consistency.py: selectors, named ports, scrape annotations on or off, probes).
 set -euo pipefail
 cd "$(dirname "$0")"
