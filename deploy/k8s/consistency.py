@@ -14,11 +14,13 @@ readiness probe survives one slow probe; the base has no prometheus.io annotatio
 pod-annotations overlay has them (pointing at the metrics port) and no ServiceMonitor,
 the servicemonitor overlay has the ServiceMonitor and no annotations (so the two ways to
 scrape never both apply); apart from that, each overlay builds the base's objects
-unchanged.
+unchanged. And the alert rules (deploy/prometheus/alerts.yaml) use the ConfigMap's
+numbers: the decision slots, and the largest budget + 10% as the search latency limit.
 """
 
 import copy
 import os
+import re
 import sys
 
 import yaml
@@ -135,6 +137,30 @@ def without_scraping(objs):
     return sorted(rest, key=lambda o: (o["kind"], o["metadata"]["name"]))
 
 
+def check_alerts(objs):
+    config = one(objs, "ConfigMap", "climbot-config")["data"]
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "../prometheus/alerts.yaml")
+    with open(path) as f:
+        rules = {r["alert"]: r["expr"] for g in yaml.safe_load(f)["groups"]
+                 for r in g["rules"] if "alert" in r}
+
+    def threshold(alert, op):
+        m = re.search(rf"{re.escape(op)}\s*([0-9.]+)\s*$", rules[alert].strip())
+        if not m:
+            fail(f"alerts.yaml: {alert}: no '{op} NUMBER' at the end of its expression")
+        return float(m.group(1))
+
+    slots = float(config["CLIMBOT_DECISION_SLOTS"])
+    if threshold("ClimbotDecisionSlotsSaturated", ">=") != slots:
+        fail(f"alerts.yaml: ClimbotDecisionSlotsSaturated should use {slots:g} "
+             "(CLIMBOT_DECISION_SLOTS)")
+    limit = 1.1 * float(config["CLIMBOT_MAX_BUDGET_MS"]) / 1000
+    if abs(threshold("ClimbotSearchLatencyHigh", ">") - limit) > 1e-9:
+        fail(f"alerts.yaml: ClimbotSearchLatencyHigh should use {limit:g} s "
+             "(CLIMBOT_MAX_BUDGET_MS + 10%)")
+
+
 def check(builds):
     base = builds["base"]
     deployment, ports = check_base(base)
@@ -182,6 +208,7 @@ def check(builds):
     for name in ("pod-annotations", "servicemonitor"):
         if without_scraping(builds[name]) != without_scraping(base):
             fail(f"{name}: changes more than the scraping (compare with the base)")
+    check_alerts(base)
     print(f"consistency: ok ({', '.join(sorted(builds))}; pods {labels})")
 
 

@@ -22,8 +22,8 @@ python3 -c 'import kubernetes_validate' 2>/dev/null || {
 versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(1.30.0 1.37.0)
 
-# The kustomization's resources, in order.
-mapfile -t resources < <(python3 - <<'PY'
+# The kustomization's resources, in order (a failure to read them stops here).
+listed=$(python3 - <<'PY'
 import yaml
 with open("kustomization.yaml") as f:
     k = yaml.safe_load(f)
@@ -31,6 +31,7 @@ for r in k["resources"]:
     print(r)
 PY
 )
+mapfile -t resources <<<"$listed"
 for f in *.yaml; do
   [ "$f" = kustomization.yaml ] && continue
   printf '%s\n' "${resources[@]}" | grep -qx "$f" || {
