@@ -65,6 +65,9 @@ for v in "${versions[@]}"; do
   fi
   echo "ok: a misspelt field is refused against $v"
 done
+if ! command -v kubectl >/dev/null && command -v apt-get >/dev/null; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends kubectl >/dev/null 2>&1 || true
+fi
 command -v kubectl >/dev/null || {
   echo "validate: kubectl missing (its built-in kustomize builds the overlays)" >&2
   exit 2
