@@ -182,3 +182,64 @@ async fn easy_p99_under_search_load() {
         figures.easy_p99
     );
 }
+
+/// Tiny deadlines under load, from the clients' side: every call ends OK before its
+/// deadline, or DEADLINE_EXCEEDED from the server, or with the client's own timer
+/// (tonic's CANCELLED "Timeout expired": the server's answer had not arrived by the
+/// deadline, late or never). The last count is what a late answer looks like.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+async fn tiny_deadlines_under_load() {
+    let (mut child, addr) = spawn_server(2);
+    let url = format!("http://{addr}");
+    let counts = Arc::new([
+        AtomicU64::new(0), // ok
+        AtomicU64::new(0), // deadline exceeded (server)
+        AtomicU64::new(0), // client timer
+        AtomicU64::new(0), // resource exhausted
+        AtomicU64::new(0), // other
+    ]);
+    let calls_per_client = 250u64;
+    let clients = 8u64;
+    let mut tasks = Vec::new();
+    for c in 0..clients {
+        let (counts, url) = (counts.clone(), url.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut client = BotServiceClient::connect(url).await.unwrap();
+            for i in 0..calls_per_client {
+                let deadline = Duration::from_millis(11 + (c * 7 + i) % 30);
+                let mut request = select(undecided_view(), pb::Difficulty::Expert);
+                request.seed = Some(c * 10_000 + i);
+                let t0 = Instant::now();
+                let slot = match client.select_play(with_timeout(request, deadline)).await {
+                    Ok(_) => {
+                        assert!(t0.elapsed() < deadline + Duration::from_millis(1));
+                        0
+                    }
+                    Err(s) if s.code() == tonic::Code::DeadlineExceeded => 1,
+                    Err(s) if s.message() == "Timeout expired" => 2,
+                    Err(s) if s.code() == tonic::Code::ResourceExhausted => 3,
+                    Err(_) => 4,
+                };
+                counts[slot].fetch_add(1, Ordering::Relaxed);
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let c: Vec<u64> = counts.iter().map(|a| a.load(Ordering::Relaxed)).collect();
+    eprintln!(
+        "{} EXPERT calls, deadlines 11-40 ms, {clients} clients on 2 slots: {} OK, {} \
+         DEADLINE_EXCEEDED, {} not answered by the deadline (client timer), {} \
+         RESOURCE_EXHAUSTED, {} other",
+        clients * calls_per_client,
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4]
+    );
+}
