@@ -13,15 +13,15 @@ use climbot::service::{BotHandler, Config};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn t(number: u32, suit: pb::Suit) -> pb::Tile {
-    pb::Tile {
+fn t(number: u32, suit: pb::LexioSuit) -> pb::LexioTile {
+    pb::LexioTile {
         number,
         suit: suit as i32,
     }
 }
 
 fn request() -> pb::SelectPlayRequest {
-    use pb::Suit::*;
+    use pb::LexioSuit::*;
     let hand = vec![
         t(3, Moon),
         t(4, Cloud),
@@ -37,15 +37,15 @@ fn request() -> pb::SelectPlayRequest {
         t(1, Star),
         t(2, Cloud),
     ];
-    let seat = |n| pb::LexioSeat {
-        tile_count: n,
-        finished: false,
-    };
+    let seat = |n| pb::LexioSeat { tile_count: n };
     let view = pb::LexioView {
         player_count: 4,
         seat: 2,
         hand,
-        table: vec![t(3, Star)],
+        table: Some(pb::LexioTable {
+            owner: Some(1),
+            tiles: vec![t(3, Star)],
+        }),
         seats: vec![seat(13), seat(12), seat(13), seat(13)],
         played: vec![t(3, Star)],
         log: vec![pb::LexioLogEntry {

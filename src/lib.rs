@@ -20,3 +20,4 @@ pub mod search;
 pub mod service;
 pub mod stats;
 pub mod tools;
+pub mod uecda;

@@ -390,7 +390,7 @@ mod tests {
             let Some(pb::game_view::Game::Lexio(lexio)) = view.game else {
                 panic!("not lexio")
             };
-            assert_eq!(lexio.table.is_empty(), kind == "lead");
+            assert_eq!(lexio.table.is_none(), kind == "lead");
             assert!(lexio.log.len() >= *MID_GAME.start(), "{kind}: early view");
             let view = crate::service::lexio::decode(lexio)
                 .unwrap_or_else(|e| panic!("{kind}: refused: {e:?}"));
@@ -489,11 +489,16 @@ mod tests {
         assert_eq!(json["budgetMs"], EXPERT_BUDGET_MS);
         let lexio = &json["view"]["lexio"];
         assert_eq!(lexio["playerCount"], 4);
-        assert!(lexio["table"].as_array().is_some_and(|t| !t.is_empty()));
+        assert!(
+            lexio["table"]["tiles"]
+                .as_array()
+                .is_some_and(|t| !t.is_empty())
+        );
+        assert!(lexio["table"]["owner"].is_u64());
         assert!(
             lexio["hand"][0]["suit"]
                 .as_str()
-                .is_some_and(|s| s.starts_with("SUIT_"))
+                .is_some_and(|s| s.starts_with("LEXIO_SUIT_"))
         );
         assert!(lexio["seats"][0]["tileCount"].is_u64());
         let Payload::SelectPlay(request) = expert else {

@@ -39,6 +39,18 @@ enum Command {
     /// Load-test tooling: request payloads for ghz and h2load.
     #[command(subcommand)]
     Loadtest(climbot::loadtest::LoadtestCommand),
+    /// UECda: play on a computer-Daifugo contest server, or serve a contest match.
+    #[command(subcommand)]
+    Uecda(climbot::uecda::UecdaCommand),
+    /// The API's protobuf definitions, for tools without server reflection.
+    #[command(subcommand)]
+    Proto(ProtoCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum ProtoCommand {
+    /// Write the encoded FileDescriptorSet of climbot.v1 (with comments) to a file.
+    Descriptor(climbot::tools::proto::DescriptorArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -47,7 +59,7 @@ enum StatsCommand {
     Lexio(climbot::tools::lexio::StatsArgs),
     /// The Great Dalmuti: how often an opening lead can be beaten.
     Dalmuti(climbot::tools::dalmuti::StatsArgs),
-    /// Daifugo: the seed's forbidden-finish rate for 4, 5 and 6 easy players.
+    /// Daifugo: the forbidden-finish rate of 4, 5 and 6 easy players (Daifugo Part 2).
     Daifugo(climbot::tools::daifugo::StatsArgs),
 }
 
@@ -103,6 +115,10 @@ fn main() -> ExitCode {
             report(climbot::tools::lexio::safety_table(args))
         }
         Command::Loadtest(cmd) => report(climbot::loadtest::run(cmd)),
+        Command::Uecda(cmd) => report(climbot::uecda::run(&cmd)),
+        Command::Proto(ProtoCommand::Descriptor(args)) => {
+            report(climbot::tools::proto::descriptor(&args))
+        }
     }
 }
 

@@ -132,7 +132,7 @@ mod tests {
 
     #[test]
     fn wilson_matches_a_known_value() {
-        // 19.8% of 20,000: the seed's table prints [19.2, 20.3].
+        // 19.8% of 20,000: Daifugo Part 2's table prints [19.2, 20.3].
         let (lo, hi) = wilson95(3960, 20_000);
         assert!((lo - 0.1925).abs() < 0.001, "{lo}");
         assert!((hi - 0.2036).abs() < 0.001, "{hi}");

@@ -1,5 +1,5 @@
-//! Golden tests for every special rule and its toggle (rules.md 3.3-3.8, 3.12), played
-//! through the referee on hand-built deals.
+//! Golden tests for every special rule and its toggle (docs/rules/daifugo.md, §5-§11),
+//! played through the referee on hand-built deals.
 
 use climbot::daifugo::bots::{DaifugoDecision, easy};
 use climbot::daifugo::cards::{Card, CardSet};
@@ -381,7 +381,7 @@ fn game2_rest(rules: RuleSet, hands: &[&str], rest: usize) -> Referee {
 }
 
 #[test]
-fn exchange_follows_3_12_9() {
+fn exchange_follows_the_documented_rule() {
     let mut r = game2(
         RuleSet::house(),
         &["", "♦4 ♣4", "♥Q ♠A ♥A", "♣3 ♠5 ♦5 joker ♥2"],
@@ -510,7 +510,7 @@ fn miyako_ochi_only_at_the_first_legal_finish_and_by_toggle() {
     finish_with_autoplay(&mut u);
     assert_eq!(u.result().unwrap().miyako_ochi, None);
     // A foul before the first legal finish does not trigger it; the first legal
-    // finish afterwards does (3.12.7).
+    // finish afterwards does (docs/rules/daifugo.md, §11.3 Miyako-ochi).
     let mut f = game2(
         RuleSet::house(),
         &["", "♠8 ♥8", "♥Q ♠A ♥A", "♣3 ♠5 ♦5 ♠6 joker ♥2"],
@@ -585,8 +585,9 @@ fn no_self_follow_clears_at_once_but_uecda_owner_may_follow_itself() {
     act(&mut r, 0, "pass");
     assert!(r.trick().table.is_none(), "everyone but the owner passed");
     assert_eq!(r.to_act(), Some(1));
-    // 3.12.6: if everyone else is already locked out right after a play, the table
-    // clears at once and the same player leads (the previous owner went out).
+    // If everyone else is already locked out right after a play, the table clears at
+    // once and the same player leads (the previous owner went out; docs/rules/daifugo.md,
+    // §9.3 Clearing the table).
     let mut r = deal(RuleSet::house(), &["♦3 ♥6", "♥4 ♥K", "♥5"], 4);
     act(&mut r, 0, "♦3");
     pass_round(&mut r);

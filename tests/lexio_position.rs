@@ -141,7 +141,7 @@ fn position_view(position: &climbot::lexio::position::LexioPosition, seat: usize
         players: position.players(),
         seat,
         hand: position.hand(seat),
-        table: position.table(),
+        table: position.trick(),
         counts,
         played: position.played(),
         log: Vec::new(),

@@ -205,9 +205,14 @@ proptest! {
             1 => i.seat = value,
             2 => { if let Some(t) = i.hand.get_mut(index) { *t = some_tile(value) } else { i.hand.push(some_tile(value)) } }
             3 => { if index < i.hand.len() { i.hand.remove(index); } }
-            4 => { if let Some(t) = i.table.get_mut(index) { *t = some_tile(value) } else { i.table.push(some_tile(value)) } }
+            4 => {
+                let table = i.table.get_or_insert_with(|| climbot::lexio::TableInput { owner: Some(value % 6), tiles: Vec::new() });
+                if let Some(t) = table.tiles.get_mut(index) { *t = some_tile(value) } else { table.tiles.push(some_tile(value)) }
+            }
             5 => { if let Some(s) = i.seats.get_mut(index) { s.tile_count = value } }
-            6 => { if let Some(s) = i.seats.get_mut(index) { s.finished = !s.finished } else { i.seats.truncate(value as usize % 6) } }
+            6 => {
+                if let Some(table) = i.table.as_mut() { table.owner = (index % 2 == 0).then_some(value) } else { i.seats.truncate(value as usize % 6) }
+            }
             7 => { if let Some(t) = i.played.get_mut(index) { *t = some_tile(value) } else { i.played.push(some_tile(value)) } }
             8 => { if let Some(climbot::lexio::LogEntry::Play { seat, .. } | climbot::lexio::LogEntry::Pass { seat }) = i.log.get_mut(index) { *seat = value % 7 } }
             9 => { if index < i.log.len() { i.log.remove(index); } else { i.log.push(climbot::lexio::LogEntry::Pass { seat: value % 6 }) } }

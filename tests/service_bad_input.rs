@@ -167,32 +167,74 @@ fn catalogue() -> Vec<Bad> {
         ),
         bad(
             "table that is no combination",
-            &["view.lexio.table"],
+            &["view.lexio.table.tiles"],
             "not a legal combination",
             |v| {
-                v.table = vec![t(3, STAR), t(5, SUN)];
-                v.played = v.table.clone();
-                v.log[0].tiles = v.table.clone();
+                let tiles = vec![t(3, STAR), t(5, SUN)];
+                v.table.as_mut().unwrap().tiles = tiles.clone();
+                v.played = tiles.clone();
+                v.log[0].tiles = tiles;
                 v.seats[1].tile_count = 11;
             },
         ),
         bad(
             "table of four tiles",
-            &["view.lexio.table"],
+            &["view.lexio.table.tiles"],
             "not a legal combination",
             |v| {
-                v.table = vec![t(8, CLOUD), t(8, STAR), t(8, MOON), t(8, SUN)];
-                v.played = v.table.clone();
-                v.log[0].tiles = v.table.clone();
+                let tiles = vec![t(8, CLOUD), t(8, STAR), t(8, MOON), t(8, SUN)];
+                v.table.as_mut().unwrap().tiles = tiles.clone();
+                v.played = tiles.clone();
+                v.log[0].tiles = tiles;
                 v.seats[1].tile_count = 9;
             },
         ),
         bad(
             "table not among the played tiles",
-            &["view.lexio.table"],
+            &["view.lexio.table.tiles"],
             "not among the played tiles",
             |v| {
-                v.table = vec![t(5, SUN)];
+                v.table.as_mut().unwrap().tiles = vec![t(5, SUN)];
+            },
+        ),
+        bad(
+            "table set without tiles",
+            &["view.lexio.table.tiles"],
+            "leave `table` unset",
+            |v| {
+                v.table.as_mut().unwrap().tiles.clear();
+            },
+        ),
+        bad(
+            "table without its owner",
+            &["view.lexio.table.owner"],
+            "required",
+            |v| {
+                v.table.as_mut().unwrap().owner = None;
+            },
+        ),
+        bad(
+            "table owner out of range",
+            &["view.lexio.table.owner"],
+            "out of range for 4 players",
+            |v| {
+                v.table.as_mut().unwrap().owner = Some(4);
+            },
+        ),
+        bad(
+            "table owned by the deciding seat",
+            &["view.lexio.table.owner"],
+            "the deciding seat",
+            |v| {
+                v.table.as_mut().unwrap().owner = Some(2);
+            },
+        ),
+        bad(
+            "table owner other than the log's",
+            &["view.lexio.table.owner"],
+            "the log's last play is seat 1's",
+            |v| {
+                v.table.as_mut().unwrap().owner = Some(0);
             },
         ),
         bad(
@@ -268,11 +310,11 @@ fn catalogue() -> Vec<Bad> {
         }),
         bad(
             "finished round",
-            &["view.lexio.seats"],
+            &["view.lexio.seats[3].tile_count"],
             "round is over",
             |v| {
                 // Seat 3 went out: the round is over.
-                v.seats[3].finished = true;
+                v.seats[3].tile_count = 0;
             },
         ),
         bad("round zero", &["view.lexio.round"], "at least 1", |v| {

@@ -173,9 +173,6 @@ async fn every_phase_is_served_by_both_rpcs() {
         );
         assert_eq!(decision_from_wire(&view, &answer), Some(want), "{name}");
         assert!(legal.contains(&answer), "{name}: {answer:?} is not listed");
-        if let Some(pb::dalmuti_decision::Decision::Play(p)) = &answer.decision {
-            assert_eq!(p.size, p.naturals + p.jesters, "{name}: size is set");
-        }
     }
 }
 
@@ -212,27 +209,20 @@ async fn seeds_are_derived_from_the_view_and_answers_repeat() {
     seeds.dedup();
     assert_eq!(seeds.len(), views.len(), "different views, different seeds");
 
-    // The seed hashes the normalized view, not the wire bytes: leaving the optional
-    // `size` of the logged sets at 0 changes the bytes but not the seed.
-    let (_, follow) = &views[1];
-    let mut request = select_dalmuti(follow, pb::Difficulty::Easy);
+    // The seed hashes the normalized view, not the wire bytes: leaving out `played`
+    // before anything is played (absent = none) changes the bytes but not the seed.
+    let (_, lead) = &views[0];
+    let mut request = select_dalmuti(lead, pb::Difficulty::Easy);
     let Some(pb::game_view::Game::Dalmuti(wire)) =
         request.view.as_mut().and_then(|v| v.game.as_mut())
     else {
         unreachable!()
     };
-    let mut cleared = 0;
-    for entry in &mut wire.log {
-        if let Some(pb::dalmuti_log_entry::Action::Play(p)) = &mut entry.action {
-            p.size = 0;
-            cleared += 1;
-        }
-    }
-    wire.table.as_mut().unwrap().size = 0;
-    assert!(cleared > 0);
+    let played = wire.played.take().expect("view_to_wire sets played");
+    assert!(played.counts.iter().all(|&c| c == 0));
     let r = client.select_play(request).await.unwrap().into_inner();
-    assert_eq!(r.seed, seeds_of(follow));
-    assert_eq!(decision_of(&r), decision_to_wire(&easy(follow)));
+    assert_eq!(r.seed, seeds_of(lead));
+    assert_eq!(decision_of(&r), decision_to_wire(&easy(lead)));
 }
 
 fn seeds_of(view: &DalmutiView) -> u64 {

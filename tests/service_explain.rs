@@ -61,7 +61,7 @@ async fn hard_explains_its_decision_without_changing_it() {
             else {
                 panic!("not a Lexio candidate")
             };
-            assert!(legal.actions.contains(&action), "{action:?} is not legal");
+            assert!(legal.decisions.contains(&action), "{action:?} is not legal");
         }
     }
 }

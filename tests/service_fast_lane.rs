@@ -82,16 +82,26 @@ fn varint(out: &mut Vec<u8>, field: u32, value: u64) {
 }
 
 /// The request for `view` with its bytes re-encoded the way another protobuf library
-/// may write them: fields in reverse order, tiles with their suit first, scores
-/// unpacked. prost reads the result as the same message.
+/// may write them: fields in reverse order, tiles with their suit first (and the
+/// table's owner after its tiles), scores unpacked. prost reads the result as the same message.
 fn unusual_encoding(view: &pb::LexioView, difficulty: pb::Difficulty) -> Vec<u8> {
-    let tile = |t: &pb::Tile| {
+    let tile = |t: &pb::LexioTile| {
         let mut out = Vec::new();
         varint(&mut out, 2, t.suit as u64);
         varint(&mut out, 1, u64::from(t.number));
         out
     };
     let mut v = Vec::new();
+    if let Some(table) = &view.table {
+        let mut m = Vec::new();
+        for t in &table.tiles {
+            length_delimited(&mut m, 2, &tile(t));
+        }
+        if let Some(owner) = table.owner {
+            varint(&mut m, 1, u64::from(owner));
+        }
+        length_delimited(&mut v, 10, &m);
+    }
     for &score in &view.scores {
         varint(&mut v, 9, score as u64);
     }
@@ -109,9 +119,6 @@ fn unusual_encoding(view: &pb::LexioView, difficulty: pb::Difficulty) -> Vec<u8>
     }
     for s in &view.seats {
         length_delimited(&mut v, 5, &s.encode_to_vec());
-    }
-    for t in &view.table {
-        length_delimited(&mut v, 4, &tile(t));
     }
     for t in &view.hand {
         length_delimited(&mut v, 3, &tile(t));

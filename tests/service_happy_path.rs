@@ -9,7 +9,7 @@ use common::*;
 async fn legal(
     client: &mut BotServiceClient<tonic::transport::Channel>,
     view: &pb::LexioView,
-) -> Vec<pb::LexioAction> {
+) -> Vec<pb::LexioDecision> {
     let response = client
         .list_legal_plays(pb::ListLegalPlaysRequest {
             view: Some(game_view(view.clone())),
@@ -18,13 +18,13 @@ async fn legal(
         .unwrap()
         .into_inner();
     match response.game {
-        Some(pb::list_legal_plays_response::Game::Lexio(l)) => l.actions,
+        Some(pb::list_legal_plays_response::Game::Lexio(l)) => l.decisions,
         other => panic!("not a Lexio answer: {other:?}"),
     }
 }
 
-fn is_pass(a: &pb::LexioAction) -> bool {
-    matches!(a.action, Some(pb::lexio_action::Action::Pass(_)))
+fn is_pass(a: &pb::LexioDecision) -> bool {
+    matches!(a.decision, Some(pb::lexio_decision::Decision::Pass(_)))
 }
 
 #[tokio::test]
@@ -33,7 +33,7 @@ async fn select_play_and_list_legal_plays() {
     let mut client = server.client().await;
 
     for view in [lead_view(), follow_view()] {
-        let leads = view.table.is_empty();
+        let leads = view.table.is_none();
         let actions = legal(&mut client, &view).await;
         assert!(!actions.is_empty());
         assert_eq!(
@@ -42,7 +42,7 @@ async fn select_play_and_list_legal_plays() {
             "pass listed iff the table is not empty"
         );
         for a in &actions {
-            if let Some(pb::lexio_action::Action::Play(p)) = &a.action {
+            if let Some(pb::lexio_decision::Decision::Play(p)) = &a.decision {
                 assert!(!p.tiles.is_empty());
                 assert_ne!(p.combination, pb::LexioCombination::Unspecified as i32);
                 assert!(

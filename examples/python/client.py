@@ -1,25 +1,29 @@
-"""A game backend in Python calling climbot: ListLegalPlays, then SelectPlay, for Lexio
-and for The Great Dalmuti.
+"""A game backend in Python calling climbot: for each game (Lexio, The Great Dalmuti,
+Daifugo) it builds a view, asks ListLegalPlays for every legal decision, asks SelectPlay
+for the bot's decision, checks that the decision is one of the legal ones, and replays
+it with the echoed seed. Then it sends a broken view and checks that it is refused with
+INVALID_ARGUMENT naming the field.
 
-Stubs are generated from proto/ with grpcio-tools (see run.sh):
-    python -m grpc_tools.protoc -I proto --python_out=gen --grpc_python_out=gen \
+Stubs are generated from proto/ with grpcio-tools (see run.sh and README.md):
+    python -m grpc_tools.protoc -I proto --python_out=gen --grpc_python_out=gen \\
         climbot/v1/bot.proto climbot/v1/lexio.proto climbot/v1/dalmuti.proto climbot/v1/daifugo.proto
 """
 
 import sys
 
 import grpc
-from climbot.v1 import bot_pb2, bot_pb2_grpc, dalmuti_pb2, lexio_pb2
+from google.protobuf import text_format
+from climbot.v1 import bot_pb2, bot_pb2_grpc, daifugo_pb2, dalmuti_pb2, lexio_pb2
 
-CLOUD, STAR, MOON, SUN = (lexio_pb2.SUIT_CLOUD, lexio_pb2.SUIT_STAR,
-                          lexio_pb2.SUIT_MOON, lexio_pb2.SUIT_SUN)
+CLOUD, STAR, MOON, SUN = (lexio_pb2.LEXIO_SUIT_CLOUD, lexio_pb2.LEXIO_SUIT_STAR,
+                          lexio_pb2.LEXIO_SUIT_MOON, lexio_pb2.LEXIO_SUIT_SUN)
 
 
 def tile(number, suit):
-    return lexio_pb2.Tile(number=number, suit=suit)
+    return lexio_pb2.LexioTile(number=number, suit=suit)
 
 
-def example_view():
+def lexio_view():
     """Four players; seat 1 led star 3; the bot (seat 2) must beat it or pass."""
     hand = [tile(3, MOON), tile(4, CLOUD), tile(4, SUN), tile(5, STAR), tile(6, MOON),
             tile(7, SUN), tile(9, CLOUD), tile(9, STAR), tile(9, MOON), tile(11, CLOUD),
@@ -28,22 +32,13 @@ def example_view():
         player_count=4,
         seat=2,
         hand=hand,
-        table=[tile(3, STAR)],
+        table=lexio_pb2.LexioTable(owner=1, tiles=[tile(3, STAR)]),
         seats=[lexio_pb2.LexioSeat(tile_count=n) for n in (13, 12, 13, 13)],
         played=[tile(3, STAR)],
         log=[lexio_pb2.LexioLogEntry(seat=1, tiles=[tile(3, STAR)])],
         round=1,
         scores=[0, 0, 0, 0],
     )
-
-
-def show(action):
-    if action.WhichOneof("action") == "pass":
-        return "pass"
-    kind = lexio_pb2.LexioCombination.Name(action.play.combination)
-    tiles = " ".join(f"{lexio_pb2.Suit.Name(t.suit)[5:].lower()}-{t.number}"
-                     for t in action.play.tiles)
-    return f"{kind[len('LEXIO_COMBINATION_'):].lower()} [{tiles}]"
 
 
 def dalmuti_view():
@@ -65,55 +60,98 @@ def dalmuti_view():
     )
 
 
-def show_dalmuti(decision):
-    kind = decision.WhichOneof("decision")
-    if kind == "play":
-        p = decision.play
-        return f"play {p.naturals} of rank {p.rank} + {p.jesters} Jesters"
-    return kind
+def daifugo_view():
+    """Four players, game 1 under the house rules: seat 0 holds the diamond 3 and leads."""
+    spades, hearts, diamonds, clubs = (daifugo_pb2.DAIFUGO_SUIT_SPADES,
+                                       daifugo_pb2.DAIFUGO_SUIT_HEARTS,
+                                       daifugo_pb2.DAIFUGO_SUIT_DIAMONDS,
+                                       daifugo_pb2.DAIFUGO_SUIT_CLUBS)
+
+    def card(rank, suit):
+        return daifugo_pb2.DaifugoCard(rank=rank, suit=suit)
+
+    hand = [card(3, diamonds), card(4, spades), card(5, hearts), card(5, clubs),
+            card(7, diamonds), card(8, spades), card(9, hearts), card(10, spades),
+            card(11, diamonds), card(12, clubs), card(13, hearts), card(14, spades),
+            card(15, diamonds), daifugo_pb2.DaifugoCard(joker=1)]
+    return daifugo_pb2.DaifugoView(
+        rules=daifugo_pb2.DaifugoRules(preset=daifugo_pb2.DAIFUGO_RULE_PRESET_HOUSE),
+        seat=0,
+        game=1,
+        phase=daifugo_pb2.DAIFUGO_PHASE_PLAY,
+        hand=hand,
+        seats=[daifugo_pb2.DaifugoSeat(card_count=n, title=daifugo_pb2.DAIFUGO_TITLE_HEIMIN)
+               for n in (14, 13, 13, 13)],
+    )
 
 
-def dalmuti(stub):
-    view = bot_pb2.GameView(dalmuti=dalmuti_view())
-    legal = stub.ListLegalPlays(bot_pb2.ListLegalPlaysRequest(view=view), timeout=2.0)
-    response = stub.SelectPlay(
-        bot_pb2.SelectPlayRequest(view=view, difficulty=bot_pb2.DIFFICULTY_EASY),
-        timeout=2.0)
-    print(f"dalmuti: {len(legal.dalmuti.decisions)} legal leads; "
-          f"bot: {show_dalmuti(response.decision.dalmuti)} (seed {response.seed})")
-    assert response.decision.dalmuti in legal.dalmuti.decisions
+def legal_decisions(response):
+    """The decisions ListLegalPlays listed, each wrapped as a Decision."""
+    game = response.WhichOneof("game")
+    return [bot_pb2.Decision(**{game: d}) for d in getattr(response, game).decisions]
+
+
+def play(stub, name, view, level, budget_ms=200):
+    legal = legal_decisions(
+        stub.ListLegalPlays(bot_pb2.ListLegalPlaysRequest(view=view), timeout=2.0))
+    assert legal, f"{name}: no legal decision listed"
+    request = bot_pb2.SelectPlayRequest(view=view, difficulty=level, budget_ms=budget_ms)
+    reply = stub.SelectPlay(request, timeout=2.0)
+    assert reply.decision in legal, f"{name}: {reply.decision} is not legal"
+    # The same view, level and seed give the same decision (for EXPERT, also the same
+    # number of playouts: fix it with max_iterations).
+    request.seed = reply.seed
+    if level == bot_pb2.DIFFICULTY_EXPERT:
+        request.max_iterations = 200
+        reply = stub.SelectPlay(request, timeout=2.0)
+        assert reply.decision in legal, f"{name}: {reply.decision} is not legal"
+    again = stub.SelectPlay(request, timeout=2.0)
+    assert again.decision == reply.decision, f"{name}: the replay differs"
+    decision = text_format.MessageToString(reply.decision, as_one_line=True)
+    print(f"{name}: {len(legal)} legal decisions; {bot_pb2.Difficulty.Name(level)} plays "
+          f"{decision} (seed {reply.seed}, fallback {reply.fallback}, "
+          f"{reply.compute_micros} us)")
+
+
+def refused(stub):
+    """A Lexio view whose first tile has no suit: INVALID_ARGUMENT naming the field."""
+    bad = lexio_view()
+    bad.hand[0].suit = lexio_pb2.LEXIO_SUIT_UNSPECIFIED
+    try:
+        stub.SelectPlay(bot_pb2.SelectPlayRequest(view=bot_pb2.GameView(lexio=bad)),
+                        timeout=2.0)
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.INVALID_ARGUMENT, e
+        assert e.details().startswith("view.lexio.hand[0].suit: "), e.details()
+        print(f"bad view refused: {e.code().name}: {e.details()}")
+        return
+    raise AssertionError("a bad view was accepted")
 
 
 def main(address):
     with grpc.insecure_channel(address) as channel:
         stub = bot_pb2_grpc.BotServiceStub(channel)
-        view = bot_pb2.GameView(lexio=example_view())
-
-        legal = stub.ListLegalPlays(bot_pb2.ListLegalPlaysRequest(view=view), timeout=2.0)
-        print(f"{len(legal.lexio.actions)} legal actions, e.g. "
-              + ", ".join(show(a) for a in legal.lexio.actions[:4]))
-
-        request = bot_pb2.SelectPlayRequest(
-            view=view, difficulty=bot_pb2.DIFFICULTY_EXPERT, budget_ms=100)
-        response = stub.SelectPlay(request, timeout=2.0)
-        print(f"bot plays {show(response.decision.lexio)} "
-              f"(seed {response.seed}, fallback {response.fallback}, "
-              f"{response.compute_micros} us)")
-        assert response.decision.lexio in legal.lexio.actions
-
-        # A bad view is refused with INVALID_ARGUMENT naming the field.
-        bad = example_view()
-        bad.hand[0].suit = 0
-        try:
-            stub.SelectPlay(bot_pb2.SelectPlayRequest(view=bot_pb2.GameView(lexio=bad)),
-                            timeout=2.0)
-            raise SystemExit("a bad view was accepted")
-        except grpc.RpcError as e:
-            assert e.code() == grpc.StatusCode.INVALID_ARGUMENT, e
-            print(f"bad view refused: {e.code().name}: {e.details()}")
-
-        dalmuti(stub)
+        checks = [
+            ("lexio", lambda: play(stub, "lexio", bot_pb2.GameView(lexio=lexio_view()),
+                                   bot_pb2.DIFFICULTY_EXPERT, budget_ms=100)),
+            ("dalmuti", lambda: play(stub, "dalmuti",
+                                     bot_pb2.GameView(dalmuti=dalmuti_view()),
+                                     bot_pb2.DIFFICULTY_HARD)),
+            ("daifugo", lambda: play(stub, "daifugo",
+                                     bot_pb2.GameView(daifugo=daifugo_view()),
+                                     bot_pb2.DIFFICULTY_HARD)),
+            ("bad view", lambda: refused(stub)),
+        ]
+        failed = 0
+        for name, check in checks:
+            try:
+                check()
+            except (AssertionError, grpc.RpcError) as e:
+                print(f"FAIL {name}: {e}", file=sys.stderr)
+                failed += 1
+        print(f"python: {len(checks) - failed} passed, {failed} failed")
+        return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1:50051")
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1:50051"))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Generates the Python stubs from proto/, starts climbot on a spare port, runs the
-# client against it, and stops the server. Needs: pip install -r requirements.txt.
+# client and the check of docs/integration.md against it, and stops the server.
+# Needs: pip install -r requirements.txt.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -21,3 +22,5 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 PYTHONPATH="$gen" python3 "$here/client.py" "$addr"
+# The worked examples and the documented errors of docs/integration.md, sent for real.
+PYTHONPATH="$gen" python3 "$root/scripts/integration_doc_check.py" "$addr"

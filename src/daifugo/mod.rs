@@ -1,5 +1,6 @@
 //! Daifugo (大富豪): cards, plays, legal moves, the rule toggles with the HOUSE and UECda
-//! presets, the referee, the validated seat view and the bots (rules.md section 3, 6.3).
+//! presets, the referee, the validated seat view and the bots (docs/rules/daifugo.md and
+//! docs/rules/daifugo-presets.md; the easy bot: docs/rules/easy-bots.md, Daifugo).
 //!
 //! Data flows one way: [`view::DaifugoViewInput`] (wire-shaped, unchecked) ->
 //! [`view::DaifugoView::new`] -> a [`crate::game::Policy`] -> [`decision::DaifugoDecision`].

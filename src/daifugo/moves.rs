@@ -2,8 +2,8 @@
 //!
 //! Plays are generated from a hand by rank (groups) and by suit (sequences) with the
 //! jokers' declarations expanded: a joker may declare any free card of the play, even one
-//! the player holds (rules.md 3.12.1). With two jokers in hand, a play using one joker uses
-//! the lower one.
+//! the player holds (docs/rules/daifugo.md, §7.4 Jokers in groups and sequences). With two
+//! jokers in hand, a play using one joker uses the lower one.
 
 use super::cards::{Card, CardSet, RANKS, Suit};
 use super::plays::{Play, PlayKind};
@@ -270,7 +270,8 @@ pub fn reference_legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet) -> V
             .map(|i| cards[i])
             .collect();
         let used = subset.joker_count();
-        // A play using m jokers uses the hand's m lowest jokers (rules.md 3.12.1).
+        // A play using m jokers uses the hand's m lowest jokers (docs/rules/daifugo.md,
+        // §7.4 Jokers in groups and sequences).
         let lowest: CardSet = hand_jokers.iter().take(used).copied().collect();
         if subset.jokers() != lowest {
             continue;

@@ -1,8 +1,9 @@
 //! Plays (singles, groups, sequences), their comparison and their effects.
 //!
-//! A joker inside a group or sequence declares a natural card (rules.md 3.12.1); the
-//! declarations are stored in ascending card order and belong to the play's jokers in
-//! ascending id order. A lone joker and the two-joker pair carry no declaration.
+//! A joker inside a group or sequence declares a natural card (docs/rules/daifugo.md,
+//! §7.4 Jokers in groups and sequences); the declarations are stored in ascending card
+//! order and belong to the play's jokers in ascending id order. A lone joker and the
+//! two-joker pair carry no declaration.
 
 use super::cards::{Card, CardSet, RANK_2, RANK_3, RANK_8, RANK_J, RANKS, Suit};
 use super::rules::RuleSet;
@@ -408,14 +409,15 @@ impl Play {
         rules.jack_back && self.kind != PlayKind::Sequence && self.low == RANK_J
     }
 
-    /// Whether emptying the hand with this play is a forbidden finish (rules.md 3.8,
-    /// 3.12.4), given the revolution flag before the play. Ignores the toggle.
+    /// Whether emptying the hand with this play is a forbidden finish
+    /// (docs/rules/daifugo.md, §11.2 Forbidden finishes), given the revolution flag
+    /// before the play. Ignores the toggle.
     pub fn is_forbidden_finish(&self, revolution: bool) -> bool {
         is_forbidden_finish_cards(self.cards, revolution)
     }
 
-    /// Whether `self` may be played on `table` (rules.md 3.5, 3.12.2): same type and
-    /// count, the lock satisfied, stronger under the current order.
+    /// Whether `self` may be played on `table` (docs/rules/daifugo.md, §8 Following):
+    /// same type and count, the lock satisfied, stronger under the current order.
     pub fn beats(&self, table: &Play, reversed: bool, lock: u8, rules: &RuleSet) -> bool {
         if self.kind != table.kind || self.len != table.len {
             return false;
@@ -453,7 +455,8 @@ impl Play {
         key
     }
 
-    /// The jokers' declared cards as tie values, sorted (the last tie-break of 6.3).
+    /// The jokers' declared cards as tie values, sorted (the last tie-break of the
+    /// Daifugo easy bot, docs/rules/easy-bots.md).
     pub fn declared_key(&self, reversed: bool) -> TieKey {
         let mut key = TieKey::default();
         for card in self.declared() {

@@ -1,5 +1,5 @@
 //! The referee: deal, exchange, first leads, trick flow, special rules, fouls,
-//! miyako-ochi, final places, points and matches (rules.md 3.1-3.9, 3.12).
+//! miyako-ochi, final places, points and matches (docs/rules/daifugo.md, §3-§12).
 //!
 //! The referee holds every hand. Callers ask [`Referee::to_act`] who decides, build that
 //! seat's view with [`Referee::view`] (the validated constructor), and submit the
@@ -336,7 +336,8 @@ impl Referee {
         self.titles.iter().position(|&t| t == title)
     }
 
-    /// Both gifts first (rules.md 3.12.9), then the give-backs are pending.
+    /// Both gifts first (docs/rules/daifugo.md, §5 Exchange), then the give-backs are
+    /// pending.
     fn tribute(&mut self) {
         let pairs = [
             (Title::Daihinmin, Title::Daifugo, 2),
@@ -718,7 +719,7 @@ impl Referee {
 }
 
 /// The `count` strongest cards under the normal order: jokers first, then 2, A, ...,
-/// ♠ first among equal ranks (the tribute, rules.md 3.12.9).
+/// ♠ first among equal ranks (the tribute: docs/rules/daifugo.md, §5 Exchange).
 pub fn strongest_cards(hand: CardSet, count: usize) -> CardSet {
     let mut out = CardSet::EMPTY;
     for joker in hand.jokers().iter() {

@@ -205,7 +205,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn presets_match_table_3_10() {
+    fn presets_match_the_documented_table() {
         let h = RuleSet::house();
         assert_eq!(h.jokers, 1);
         assert_eq!(h.first_lead, FirstLead::Diamond3ThenDaihinmin);

@@ -1,5 +1,6 @@
 //! The Great Dalmuti: rules engine (cards, plays, legal moves, turn flow), referee,
-//! the validated view of one seat, and the bots (rules.md section 2 and 6.2).
+//! the validated view of one seat, and the bots (docs/rules/dalmuti.md; the easy bot:
+//! docs/rules/easy-bots.md, The Great Dalmuti).
 //!
 //! Data flows one way: [`view::DalmutiViewInput`] (unchecked, wire-shaped) ->
 //! [`view::DalmutiView::new`] -> a [`crate::game::Policy`] -> a

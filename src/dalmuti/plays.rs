@@ -1,4 +1,4 @@
-//! Plays (sets) and how they compare (rules.md 2.3).
+//! Plays (sets) and how they compare (docs/rules/dalmuti.md, §5 Sets).
 
 use super::cards::{Cards, JESTERS, Rank};
 use std::fmt;
@@ -48,7 +48,7 @@ impl fmt::Display for PlayError {
 }
 
 impl Play {
-    /// The play, if the three numbers describe one (rules.md 2.3).
+    /// The play, if the three numbers describe one (docs/rules/dalmuti.md, §5 Sets).
     pub const fn new(rank: Rank, naturals: u8, jesters: u8) -> Result<Play, PlayError> {
         if jesters > JESTERS {
             return Err(PlayError::TooManyJesters);

@@ -1,5 +1,5 @@
 //! The referee: seat draw, deal, revolution, taxes, play, scoring and 20-hand matches
-//! (rules.md 2.1-2.5), with a policy per player.
+//! (docs/rules/dalmuti.md, §2-§7), with a policy per player.
 //!
 //! Every decision goes through a view built by the validated constructor, every answer
 //! is checked against [`legal_decisions`](super::decision::is_legal), and the card
@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use std::fmt;
 
-/// The default number of hands in a match (rules.md 2.5).
+/// The default number of hands in a match (docs/rules/dalmuti.md, §7 Scoring and matches).
 pub const MATCH_HANDS: u32 = 20;
 
 /// Why the referee stopped.

@@ -1,4 +1,5 @@
-//! Seats, titles and the turn flow of one hand (rules.md 2.1, 2.4, 2.5).
+//! Seats, titles and the turn flow of one hand (docs/rules/dalmuti.md, §2 Seats and
+//! titles, §3 The deal, §6 Turn flow, §7 Scoring and matches).
 //!
 //! [`TurnState`] knows only card counts, not cards, so the referee (which knows every
 //! hand) and the view constructor (which replays the public log) share it.

@@ -1,5 +1,5 @@
 //! Combinations and their comparison: every legal play reduces to one integer key
-//! (Lexio Part 1 section 2, rules.md 1.4).
+//! (Lexio Part 1 section 2; docs/rules/lexio.md, §4 Comparing combinations).
 //!
 //! Key layout (25 bits): bits 24..22 the 5-tile category, bits 21..2 the contributing
 //! rank orders strongest first (a left-aligned nibble vector), bits 1..0 the suit of the
@@ -30,7 +30,7 @@ pub enum Category {
 }
 
 impl Category {
-    /// Every category, in the order of the table in rules.md.
+    /// Every category, in the order of the tables (docs/rules/lexio.md, §3 Combinations).
     pub const ALL: [Category; 8] = [
         Category::Single,
         Category::Pair,
@@ -177,7 +177,7 @@ impl fmt::Debug for Combo {
 
 /// The order mask (bit o = rank order o) of every valid straight for a player count,
 /// strongest first: windows `s..s+4` for `s = 1..=N-4` plus `N-3, N-2, N-1, N, 1`
-/// (rules.md 1.3; a 2 never follows the 1 at the top).
+/// (docs/rules/lexio.md, §3.3 Straights; a 2 never follows the 1 at the top).
 pub fn straights(players: PlayerCount) -> &'static [u16] {
     const fn build<const K: usize>(n: u8) -> [u16; K] {
         let mut out = [0u16; K];

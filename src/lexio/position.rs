@@ -146,20 +146,14 @@ impl LexioPosition {
     }
 }
 
-/// The play to beat, its owner and the passes since, from the view's log tail; without
-/// a log the previous seat is assumed to have played and nobody to have passed since.
-/// `None` when the view's seat leads.
+/// The play to beat, its owner and the passes since: every seat after the owner up to
+/// the view's seat passed on it (the view checks that the owner is not its own seat,
+/// and that it agrees with the log when there is one). `None` when the view's seat
+/// leads.
 pub fn trick_state(view: &LexioView) -> Option<(Combo, usize, usize)> {
-    let table = view.table()?;
+    let (table, owner) = view.trick()?;
     let p = view.players().count();
-    let mut passes = 0;
-    for entry in view.log().iter().rev() {
-        match entry.action {
-            Action::Pass => passes += 1,
-            Action::Play(c) => return Some((c, entry.seat as usize, passes)),
-        }
-    }
-    Some((table, (view.seat() + p - 1) % p, 0))
+    Some((table, owner, (view.seat() + p - owner - 1) % p))
 }
 
 impl Simulation for Lexio {

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use std::fmt;
 
-/// Rounds in a match (rules.md 1.6).
+/// Rounds in a match (docs/rules/lexio.md, §6.2 Matches).
 pub const ROUNDS_PER_MATCH: u32 = 5;
 
 /// Something the referee refused: an illegal action, or an internal inconsistency.
@@ -98,8 +98,8 @@ pub struct RoundResult {
     pub actions: usize,
 }
 
-/// Settlement (rules.md 1.6): every pair of players settles the difference of their
-/// effective counts, so seat i nets `sum(e) - P * e_i`.
+/// Settlement (docs/rules/lexio.md, §6.1 Settlement of a round): every pair of players
+/// settles the difference of their effective counts, so seat i nets `sum(e) - P * e_i`.
 pub fn settle(players: PlayerCount, hands: &[TileSet]) -> (Vec<i64>, Vec<i64>) {
     let p = players.count();
     let effective: Vec<i64> = hands[..p].iter().map(|&h| effective_count(h)).collect();
@@ -189,7 +189,7 @@ impl Round {
             players,
             seat: turn,
             hand: hands[turn],
-            table: self.table(),
+            table: self.position.trick(),
             counts,
             played: self.position.played(),
             log: self.log.clone(),
@@ -372,7 +372,8 @@ mod tests {
 
     #[test]
     fn settlement_matches_the_rules_example() {
-        // Effective 0 / 3 / 10 -> +13 / +4 / -17 (rules.md 1.6).
+        // Effective 0 / 3 / 10 -> +13 / +4 / -17 (docs/rules/lexio.md, §6.1 Settlement of a
+        // round).
         let t = |id| Tile::from_id(id).unwrap();
         let hands = [
             TileSet::EMPTY,

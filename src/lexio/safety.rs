@@ -12,7 +12,7 @@
 //! ([`super::knowledge::is_certain_winner`]): plays that nobody can beat are left out of
 //! the counts and the caller must run the structural check first. Singles are left out
 //! too: every unseen tile is in some opponent's hand, so a single that can be beaten
-//! structurally *is* beaten (probability 1), exactly as the seed's decision flow says.
+//! structurally *is* beaten (probability 1), exactly as Lexio Part 2's decision flow says.
 //!
 //! # Buckets
 //! - key quantile: the share of the category's combinations in the whole deck (for that

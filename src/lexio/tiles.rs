@@ -322,7 +322,8 @@ impl fmt::Debug for TileSet {
     }
 }
 
-/// The three official player counts; each selects a deck (rules.md 1.1).
+/// The three official player counts; each selects a deck
+/// (docs/rules/lexio.md, §1 Components and deal).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PlayerCount {
     /// Numbers 1..9, 36 tiles, 12 each.

@@ -15,8 +15,15 @@ use std::fmt;
 pub struct SeatCount {
     /// Tiles the seat still holds.
     pub tile_count: u32,
-    /// True once the seat has emptied its hand (which ends the round).
-    pub finished: bool,
+}
+
+/// The play to beat as a client reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct TableInput {
+    /// The seat that made the play (required).
+    pub owner: Option<u32>,
+    /// Its tiles.
+    pub tiles: Vec<Tile>,
 }
 
 /// One public action of this round, as a client reports it.
@@ -45,8 +52,8 @@ pub struct ViewInput {
     pub seat: u32,
     /// The seat's own tiles.
     pub hand: Vec<Tile>,
-    /// The play to beat; empty when the seat leads.
-    pub table: Vec<Tile>,
+    /// The play to beat and its owner; `None` when the seat leads.
+    pub table: Option<TableInput>,
     /// One entry per seat, in seat order.
     pub seats: Vec<SeatCount>,
     /// Every tile played this round (including the table).
@@ -113,8 +120,8 @@ pub struct ViewParts {
     pub seat: usize,
     /// Its hand.
     pub hand: TileSet,
-    /// The play to beat, if any.
-    pub table: Option<Combo>,
+    /// The play to beat and the seat that made it, if any.
+    pub table: Option<(Combo, usize)>,
     /// Tiles held by each seat (only the first `players` entries count).
     pub counts: [u8; 5],
     /// Tiles played this round.
@@ -135,6 +142,8 @@ pub struct LexioView {
     seat: u8,
     hand: TileSet,
     table: Option<Combo>,
+    /// The seat that made the table's play (0 without a table).
+    table_owner: u8,
     counts: [u8; 5],
     played: TileSet,
     log: Vec<LoggedAction>,
@@ -182,7 +191,7 @@ impl LexioView {
     ///     player_count: 3,
     ///     seat: 0,
     ///     hand: deck[..12].to_vec(),
-    ///     seats: vec![SeatCount { tile_count: 12, finished: false }; 3],
+    ///     seats: vec![SeatCount { tile_count: 12 }; 3],
     ///     round: 1,
     ///     ..Default::default()
     /// })
@@ -221,22 +230,27 @@ impl LexioView {
         }
         let hand = tiles_to_set(|| "hand".into(), &input.hand, players)?;
         let played = tiles_to_set(|| "played".into(), &input.played, players)?;
-        let table_set = tiles_to_set(|| "table".into(), &input.table, players)?;
-        let table = if table_set.is_empty() {
-            None
-        } else {
-            Some(classify(players, table_set).ok_or_else(|| {
-                ViewError::new("table", format!("{table_set:?} is not a legal combination"))
-            })?)
+        let table = match &input.table {
+            None => None,
+            Some(table) => {
+                let set = tiles_to_set(|| "table.tiles".into(), &table.tiles, players)?;
+                if set.is_empty() {
+                    return Err(ViewError::new(
+                        "table.tiles",
+                        "empty: leave `table` unset when the seat leads",
+                    ));
+                }
+                let combo = classify(players, set).ok_or_else(|| {
+                    ViewError::new("table.tiles", format!("{set:?} is not a legal combination"))
+                })?;
+                let owner = table.owner.ok_or_else(|| {
+                    ViewError::new("table.owner", "required: the seat that made the play")
+                })?;
+                Some((combo, owner as usize))
+            }
         };
         let mut counts = [0u8; 5];
         for (i, s) in input.seats.iter().enumerate() {
-            if s.finished {
-                return Err(ViewError::new(
-                    format!("seats[{i}].finished"),
-                    "the round is over: a seat has emptied its hand",
-                ));
-            }
             if s.tile_count as usize > players.hand_size() {
                 return Err(ViewError::new(
                     format!("seats[{i}].tile_count"),
@@ -334,13 +348,31 @@ impl LexioView {
                 format!("tile {t:?} is also in hand"),
             ));
         }
-        if let Some(table) = table
-            && let Some(t) = table.tiles().difference(played).lowest()
-        {
-            return Err(ViewError::new(
-                "table",
-                format!("tile {t:?} is not among the played tiles"),
-            ));
+        if let Some((table, owner)) = table {
+            if let Some(t) = table.tiles().difference(played).lowest() {
+                return Err(ViewError::new(
+                    "table.tiles",
+                    format!("tile {t:?} is not among the played tiles"),
+                ));
+            }
+            if owner >= p {
+                return Err(ViewError::new(
+                    "table.owner",
+                    format!(
+                        "seat {owner} is out of range for {p} players (0..{})",
+                        p - 1
+                    ),
+                ));
+            }
+            if owner == seat {
+                return Err(ViewError::new(
+                    "table.owner",
+                    format!(
+                        "seat {owner} is the deciding seat: a play that comes back to its \
+                         owner has been passed by every other seat, which clears the table"
+                    ),
+                ));
+            }
         }
         if round == 0 {
             return Err(ViewError::new("round", "must be at least 1"));
@@ -386,7 +418,8 @@ impl LexioView {
             players,
             seat: seat as u8,
             hand,
-            table,
+            table: table.map(|(c, _)| c),
+            table_owner: table.map_or(0, |(_, owner)| owner as u8),
             counts,
             played,
             log,
@@ -413,6 +446,17 @@ impl LexioView {
     /// The play to beat, or `None` when the seat leads.
     pub fn table(&self) -> Option<Combo> {
         self.table
+    }
+
+    /// The seat that made the play to beat, or `None` when the seat leads. The seats
+    /// after it up to this one have passed on it.
+    pub fn table_owner(&self) -> Option<usize> {
+        self.table.map(|_| self.table_owner as usize)
+    }
+
+    /// The play to beat and the seat that made it, or `None` when the seat leads.
+    pub fn trick(&self) -> Option<(Combo, usize)> {
+        self.table.map(|c| (c, self.table_owner as usize))
     }
 
     /// Tiles held by `seat`.
@@ -499,6 +543,16 @@ impl LexioView {
         for &s in self.scores() {
             h.i64(s);
         }
+        // The owner is hashed only when no log gives it and it is not the seat before
+        // this one (nobody passed since the play), so that views of that common shape
+        // keep the seeds they had before the view carried the owner.
+        let p = self.players.count();
+        if let Some(owner) = self.table_owner()
+            && self.log.is_empty()
+            && owner != (self.seat as usize + p - 1) % p
+        {
+            h.u64(owner as u64);
+        }
         h.finish()
     }
 }
@@ -507,7 +561,7 @@ impl LexioView {
 fn check_log(
     players: PlayerCount,
     seat: usize,
-    table: Option<Combo>,
+    table: Option<(Combo, usize)>,
     counts: &[u8; 5],
     played: TileSet,
     log: &[LoggedAction],
@@ -593,10 +647,18 @@ fn check_log(
         }
     }
     let open = trick.map(|(c, _)| c);
-    if open != table {
+    if open != table.map(|(c, _)| c) {
         return Err(ViewError::new(
             "table",
             format!("does not match the open trick in the log ({open:?})"),
+        ));
+    }
+    if let (Some((_, logged)), Some((_, owner))) = (trick, table)
+        && logged != owner
+    {
+        return Err(ViewError::new(
+            "table.owner",
+            format!("seat {owner}, but the log's last play is seat {logged}'s"),
         ));
     }
     let next = (log[log.len() - 1].seat as usize + 1) % p;
@@ -623,13 +685,7 @@ mod tests {
             player_count: 3,
             seat: 0,
             hand: hands[0].iter().collect(),
-            seats: vec![
-                SeatCount {
-                    tile_count: 12,
-                    finished: false
-                };
-                3
-            ],
+            seats: vec![SeatCount { tile_count: 12 }; 3],
             round: 1,
             ..Default::default()
         }
@@ -673,8 +729,8 @@ mod tests {
         v.seats[1].tile_count = 11;
         assert_eq!(error(v).field, "seats");
         let mut v = opening();
-        v.seats[2].finished = true;
-        assert_eq!(error(v).field, "seats[2].finished");
+        v.seats[2].tile_count = 0;
+        assert_eq!(error(v).field, "seats[2].tile_count");
         let mut v = opening();
         v.hand.clear();
         v.seats[0].tile_count = 0;
@@ -691,16 +747,74 @@ mod tests {
     fn the_table_must_be_legal_and_played() {
         let hands = deal(PlayerCount::Three, 5);
         let other: Vec<Tile> = hands[1].iter().collect();
+        let table = |owner, tiles: &[Tile]| {
+            Some(TableInput {
+                owner: Some(owner),
+                tiles: tiles.to_vec(),
+            })
+        };
         let mut v = opening();
-        v.table = vec![other[0]];
-        assert!(error(v).reason.contains("not among the played tiles"));
+        v.table = table(1, &[other[0]]);
+        let e = error(v);
+        assert_eq!(e.field, "table.tiles");
+        assert!(e.reason.contains("not among the played tiles"), "{e}");
         let mut v = opening();
-        v.table = vec![other[0], other[11]];
-        v.played = v.table.clone();
+        v.table = table(1, &[other[0], other[11]]);
+        v.played = vec![other[0], other[11]];
         v.seats[1].tile_count = 10;
         let e = error(v);
-        assert_eq!(e.field, "table");
+        assert_eq!(e.field, "table.tiles");
         assert!(e.reason.contains("not a legal combination"), "{e}");
+        let mut v = opening();
+        v.table = table(1, &[]);
+        assert_eq!(error(v).field, "table.tiles");
+        let mut v = opening();
+        v.table = table(1, &[other[0]]);
+        v.played = vec![other[0]];
+        v.seats[1].tile_count = 11;
+        v.table.as_mut().unwrap().owner = None;
+        let e = error(v);
+        assert_eq!(e.field, "table.owner");
+        assert!(e.reason.contains("required"), "{e}");
+
+        // The owner: a seat, and not the deciding one.
+        let mut v = opening();
+        v.table = table(1, &[other[0]]);
+        v.played = vec![other[0]];
+        v.seats[1].tile_count = 11;
+        let view = LexioView::new(v.clone()).unwrap();
+        assert_eq!(view.table_owner(), Some(1));
+        let mut bad = v.clone();
+        bad.table = table(3, &[other[0]]);
+        let e = error(bad);
+        assert_eq!(e.field, "table.owner");
+        assert!(e.reason.contains("out of range"), "{e}");
+        let mut bad = v.clone();
+        bad.table = table(0, &[other[0]]);
+        let e = error(bad);
+        assert_eq!(e.field, "table.owner");
+        assert!(e.reason.contains("deciding seat"), "{e}");
+        assert_eq!(LexioView::new(opening()).unwrap().table_owner(), None);
+    }
+
+    #[test]
+    fn views_that_differ_only_in_the_owner_hash_differently() {
+        // Seat 0 decides on a single, without a log: played by seat 2 (the seat before
+        // it) or by seat 1 (and seat 2 passed since).
+        let tile = deal(PlayerCount::Three, 5)[2].iter().next().unwrap();
+        let view = |owner| {
+            let mut v = opening();
+            v.table = Some(TableInput {
+                owner: Some(owner),
+                tiles: vec![tile],
+            });
+            v.played = vec![tile];
+            v.seats[2].tile_count = 11;
+            LexioView::new(v).unwrap()
+        };
+        assert_eq!(view(2).trick().map(|(_, owner)| owner), Some(2));
+        assert_eq!(view(1).table_owner(), Some(1));
+        assert_ne!(view(1).fingerprint(), view(2).fingerprint());
     }
 
     #[test]
@@ -709,7 +823,10 @@ mod tests {
         let other: Vec<Tile> = hands[2].iter().collect();
         // Seat 2 led its weakest tile, seat 0 is to act: consistent.
         let mut v = opening();
-        v.table = vec![other[0]];
+        v.table = Some(TableInput {
+            owner: Some(2),
+            tiles: vec![other[0]],
+        });
         v.played = vec![other[0]];
         v.seats[2].tile_count = 11;
         v.log = vec![LogEntry::Play {
@@ -717,6 +834,12 @@ mod tests {
             tiles: vec![other[0]],
         }];
         assert!(LexioView::new(v.clone()).is_ok());
+        // The table's owner must be the log's.
+        let mut bad = v.clone();
+        bad.table.as_mut().unwrap().owner = Some(1);
+        let e = error(bad);
+        assert_eq!(e.field, "table.owner");
+        assert!(e.reason.contains("last play is seat 2's"), "{e}");
         // The same play claimed by seat 1: turn order and counts disagree.
         let mut bad = v.clone();
         bad.log = vec![LogEntry::Play {

@@ -1,7 +1,7 @@
 //! The Great Dalmuti on the wire: `pb::DalmutiView` -> `dalmuti::DalmutiView` and
 //! `dalmuti::DalmutiDecision` <-> `pb::DalmutiDecision`. Only wire shapes are checked
-//! here (an enum value outside the enum, a log entry with neither pass nor play, a
-//! `size` that disagrees with its set); every game rule is checked by
+//! here (an enum value outside the enum, a log entry with neither pass nor play); every
+//! game rule is checked by
 //! `DalmutiView::new`, whose field names match the proto's and get the `view.dalmuti.`
 //! prefix.
 
@@ -36,11 +36,7 @@ pub fn decode(view: pb::DalmutiView) -> Result<DalmutiView, ServiceError> {
     let played = CardsInput {
         counts: view.played.map_or_else(|| vec![0; 13], |c| c.counts),
     };
-    let table = view
-        .table
-        .as_ref()
-        .map(|p| play_input(p, &|| format!("{PREFIX}.table")))
-        .transpose()?;
+    let table = view.table.as_ref().map(play_input);
     let seats = view
         .seats
         .iter()
@@ -61,9 +57,7 @@ pub fn decode(view: pb::DalmutiView) -> Result<DalmutiView, ServiceError> {
         .map(|(i, entry)| {
             let play = match &entry.action {
                 Some(pb::dalmuti_log_entry::Action::Pass(_)) => None,
-                Some(pb::dalmuti_log_entry::Action::Play(p)) => {
-                    Some(play_input(p, &|| format!("{PREFIX}.log[{i}].play"))?)
-                }
+                Some(pb::dalmuti_log_entry::Action::Play(p)) => Some(play_input(p)),
                 None => {
                     return Err(ServiceError::invalid(
                         format!("{PREFIX}.log[{i}]"),
@@ -163,28 +157,13 @@ fn title_to_wire(title: Title) -> pb::DalmutiTitle {
     }
 }
 
-/// A wire set as the domain's unchecked input; only `size` is checked here (the
-/// domain checks the set itself and names the same path). `path` names the field,
-/// built only for an error.
-fn play_input(
-    wire: &pb::DalmutiPlay,
-    path: &dyn Fn() -> String,
-) -> Result<PlayInput, ServiceError> {
-    let total = u64::from(wire.naturals) + u64::from(wire.jesters);
-    if wire.size != 0 && u64::from(wire.size) != total {
-        return Err(ServiceError::invalid(
-            format!("{}.size", path()),
-            format!(
-                "size {} but naturals + jesters = {total} (leave it 0 or set the sum)",
-                wire.size
-            ),
-        ));
-    }
-    Ok(PlayInput {
+/// A wire set as the domain's unchecked input (the domain checks the set).
+fn play_input(wire: &pb::DalmutiPlay) -> PlayInput {
+    PlayInput {
         rank: wire.rank,
         naturals: wire.naturals,
         jesters: wire.jesters,
-    })
+    }
 }
 
 fn play_to_wire(play: Play) -> pb::DalmutiPlay {
@@ -192,7 +171,6 @@ fn play_to_wire(play: Play) -> pb::DalmutiPlay {
         rank: u32::from(play.rank().get()),
         naturals: u32::from(play.naturals()),
         jesters: u32::from(play.jesters()),
-        size: u32::from(play.size()),
     }
 }
 
@@ -201,7 +179,6 @@ fn play_input_to_wire(play: PlayInput) -> pb::DalmutiPlay {
         rank: play.rank,
         naturals: play.naturals,
         jesters: play.jesters,
-        size: play.naturals + play.jesters,
     }
 }
 
@@ -219,7 +196,7 @@ fn cards_input_to_wire(cards: CardsInput) -> pb::DalmutiCards {
 
 /// A wire set as a domain play, if it is one (for reading decisions).
 fn play_from_wire(wire: &pb::DalmutiPlay) -> Option<Play> {
-    let input = play_input(wire, &|| "decision.dalmuti.play".into()).ok()?;
+    let input = play_input(wire);
     let rank = u8::try_from(input.rank).ok().and_then(Rank::new)?;
     let naturals = u8::try_from(input.naturals).ok()?;
     let jesters = u8::try_from(input.jesters).ok()?;
@@ -446,7 +423,7 @@ mod tests {
         let mut wire = decision_to_wire(&lead);
         assert_eq!(decision_from_wire(&view, &wire), Some(lead));
         if let Some(pb::dalmuti_decision::Decision::Play(p)) = wire.decision.as_mut() {
-            p.size += 1;
+            p.jesters = 3;
         }
         assert_eq!(decision_from_wire(&view, &wire), None);
         assert_eq!(

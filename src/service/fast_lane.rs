@@ -394,8 +394,30 @@ mod tests {
             ..Default::default()
         }
         .encode_to_vec();
+        // The table sent twice (protobuf merges the two), and the numbers of removed
+        // fields (a seat's `finished`, the tiles-only table of field 4).
+        let follow = real_requests()
+            .into_iter()
+            .find_map(|r| match r.view?.game? {
+                pb::game_view::Game::Lexio(v) if v.table.is_some() => Some(v),
+                _ => None,
+            })
+            .expect("a real view with a table");
+        let table = follow.table.clone().unwrap();
+        let mut table_twice = follow.encode_to_vec();
+        field(&mut table_twice, 10, &table.encode_to_vec());
+        let mut tiles_only_table = follow.encode_to_vec();
+        field(&mut tiles_only_table, 4, &table.tiles[0].encode_to_vec());
+        let mut finished_seat = Vec::new();
+        varint_field(&mut finished_seat, 1, 3);
+        varint_field(&mut finished_seat, 2, 1);
+        let mut with_finished_seat = follow.encode_to_vec();
+        field(&mut with_finished_seat, 5, &finished_seat);
         let full = request_around(&canonical);
         for bytes in [
+            request_around(&table_twice),
+            request_around(&tiles_only_table),
+            request_around(&with_finished_seat),
             request_around(&unknown),
             twice,
             request_around(&with_bad_tile),
@@ -430,12 +452,12 @@ mod tests {
     }
 
     /// Mostly real tiles, so that many requests take the fast lane.
-    fn any_tile() -> impl Strategy<Value = pb::Tile> {
+    fn any_tile() -> impl Strategy<Value = pb::LexioTile> {
         prop_oneof![
             49 => (1u32..16, 1i32..5),
             1 => (any::<u32>(), any::<i32>()),
         ]
-        .prop_map(|(number, suit)| pb::Tile { number, suit })
+        .prop_map(|(number, suit)| pb::LexioTile { number, suit })
     }
 
     /// Mostly below `bound`, sometimes any value (the casts must truncate as prost's).
@@ -446,18 +468,19 @@ mod tests {
     fn any_request() -> impl Strategy<Value = pb::SelectPlayRequest> {
         let tiles = |n| prop::collection::vec(any_tile(), 0..n);
         let seats = prop::collection::vec(
-            (small(20), any::<bool>()).prop_map(|(tile_count, finished)| pb::LexioSeat {
-                tile_count,
-                finished,
-            }),
+            small(20).prop_map(|tile_count| pb::LexioSeat { tile_count }),
             0..7,
+        );
+        let table = prop::option::of(
+            (prop::option::of(small(7)), tiles(6))
+                .prop_map(|(owner, tiles)| pb::LexioTable { owner, tiles }),
         );
         let log = prop::collection::vec(
             (small(7), tiles(6)).prop_map(|(seat, tiles)| pb::LexioLogEntry { seat, tiles }),
             0..12,
         );
         let view = (
-            (small(7), small(7), tiles(20), tiles(6)),
+            (small(7), small(7), tiles(20), table),
             (seats, tiles(30), log, small(3)),
             prop::collection::vec(any::<i64>(), 0..6),
         )

@@ -295,8 +295,8 @@ mod tests {
     /// Every candidate looks the same on the wire; the scores tell them apart.
     fn wire(_: &u32) -> pb::Decision {
         pb::Decision {
-            game: Some(pb::decision::Game::Lexio(pb::LexioAction {
-                action: Some(pb::lexio_action::Action::Pass(pb::LexioPass {})),
+            game: Some(pb::decision::Game::Lexio(pb::LexioDecision {
+                decision: Some(pb::lexio_decision::Decision::Pass(pb::LexioPass {})),
             })),
         }
     }

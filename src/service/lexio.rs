@@ -1,10 +1,10 @@
 //! Lexio on the wire: `pb::LexioView` -> `lexio::LexioView` and `lexio::Action` ->
-//! `pb::LexioAction`. Only wire shapes are checked here (a suit outside the enum, a
+//! `pb::LexioDecision`. Only wire shapes are checked here (a suit outside the enum, a
 //! number that is no tile); every game rule is checked by `LexioView::new`, whose
 //! field names match the proto's and get the `view.lexio.` prefix.
 
 use crate::lexio::{
-    Action, Category, Lexio, LexioView, LogEntry, SeatCount, Suit, Tile, ViewInput,
+    Action, Category, Lexio, LexioView, LogEntry, SeatCount, Suit, TableInput, Tile, ViewInput,
 };
 use crate::pb;
 use crate::service::error::ServiceError;
@@ -22,14 +22,19 @@ pub fn decode(view: pb::LexioView) -> Result<LexioView, ServiceError> {
 /// outside the enum, a number that is no tile).
 pub fn view_input(view: pb::LexioView) -> Result<ViewInput, ServiceError> {
     let hand = tiles(&view.hand, || "hand".into())?;
-    let table = tiles(&view.table, || "table".into())?;
+    let table = match &view.table {
+        None => None,
+        Some(table) => Some(TableInput {
+            owner: table.owner,
+            tiles: tiles(&table.tiles, || "table.tiles".into())?,
+        }),
+    };
     let played = tiles(&view.played, || "played".into())?;
     let seats = view
         .seats
         .iter()
         .map(|s| SeatCount {
             tile_count: s.tile_count,
-            finished: s.finished,
         })
         .collect();
     let log = view
@@ -86,14 +91,12 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
             1 => v.player_count = r.varint_field(wire_type)? as u32,
             2 => v.seat = r.varint_field(wire_type)? as u32,
             3 => v.hand.push(parse_tile(r.bytes_field(wire_type)?)?),
-            4 => v.table.push(parse_tile(r.bytes_field(wire_type)?)?),
             5 => {
                 let mut seat = r.bytes_field(wire_type)?;
                 let mut count = SeatCount::default();
                 while seat.has_more() {
                     match seat.key()? {
                         (1, w) => count.tile_count = seat.varint_field(w)? as u32,
-                        (2, w) => count.finished = seat.varint_field(w)? != 0,
                         _ => return None,
                     }
                 }
@@ -117,6 +120,22 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
                 });
             }
             8 => v.round = r.varint_field(wire_type)? as u32,
+            // A singular message: sent twice, protobuf merges the two, so prost reads it.
+            10 if v.table.is_none() => {
+                let mut table = r.bytes_field(wire_type)?;
+                let mut input = TableInput {
+                    owner: None,
+                    tiles: Vec::with_capacity(5),
+                };
+                while table.has_more() {
+                    match table.key()? {
+                        (1, w) => input.owner = Some(table.varint_field(w)? as u32),
+                        (2, w) => input.tiles.push(parse_tile(table.bytes_field(w)?)?),
+                        _ => return None,
+                    }
+                }
+                v.table = Some(input);
+            }
             // Packed (the proto3 default) or one value per key: prost takes both.
             9 if wire_type == 0 => v.scores.push(r.varint()? as i64),
             9 => {
@@ -131,9 +150,9 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
     Some(v)
 }
 
-/// One `Tile` message, `None` unless it is a tile.
+/// One `LexioTile` message, `None` unless it is a tile.
 fn parse_tile(mut r: Reader<'_>) -> Option<Tile> {
-    let mut wire = pb::Tile::default();
+    let mut wire = pb::LexioTile::default();
     while r.has_more() {
         match r.key()? {
             (1, w) => wire.number = r.varint_field(w)? as u32,
@@ -145,7 +164,7 @@ fn parse_tile(mut r: Reader<'_>) -> Option<Tile> {
 }
 
 /// The tiles of a repeated field; `field` names it (only built for an error).
-fn tiles(wire: &[pb::Tile], field: impl Fn() -> String) -> Result<Vec<Tile>, ServiceError> {
+fn tiles(wire: &[pb::LexioTile], field: impl Fn() -> String) -> Result<Vec<Tile>, ServiceError> {
     wire.iter()
         .enumerate()
         .map(|(i, t)| tile(t, &|| format!("{PREFIX}.{}[{i}]", field())))
@@ -153,16 +172,17 @@ fn tiles(wire: &[pb::Tile], field: impl Fn() -> String) -> Result<Vec<Tile>, Ser
 }
 
 /// One wire tile; `path` names it (only built for an error).
-fn tile(wire: &pb::Tile, path: &dyn Fn() -> String) -> Result<Tile, ServiceError> {
-    let suit = match pb::Suit::try_from(wire.suit) {
-        Ok(pb::Suit::Cloud) => Suit::Cloud,
-        Ok(pb::Suit::Star) => Suit::Star,
-        Ok(pb::Suit::Moon) => Suit::Moon,
-        Ok(pb::Suit::Sun) => Suit::Sun,
-        Ok(pb::Suit::Unspecified) => {
+fn tile(wire: &pb::LexioTile, path: &dyn Fn() -> String) -> Result<Tile, ServiceError> {
+    let suit = match pb::LexioSuit::try_from(wire.suit) {
+        Ok(pb::LexioSuit::Cloud) => Suit::Cloud,
+        Ok(pb::LexioSuit::Star) => Suit::Star,
+        Ok(pb::LexioSuit::Moon) => Suit::Moon,
+        Ok(pb::LexioSuit::Sun) => Suit::Sun,
+        Ok(pb::LexioSuit::Unspecified) => {
             return Err(ServiceError::invalid(
                 format!("{}.suit", path()),
-                "suit is unspecified (expected SUIT_CLOUD, SUIT_STAR, SUIT_MOON or SUIT_SUN)",
+                "suit is unspecified (expected LEXIO_SUIT_CLOUD, LEXIO_SUIT_STAR, \
+                 LEXIO_SUIT_MOON or LEXIO_SUIT_SUN)",
             ));
         }
         Err(_) => {
@@ -183,14 +203,14 @@ fn tile(wire: &pb::Tile, path: &dyn Fn() -> String) -> Result<Tile, ServiceError
         })
 }
 
-fn tile_to_wire(tile: Tile) -> pb::Tile {
+fn tile_to_wire(tile: Tile) -> pb::LexioTile {
     let suit = match tile.suit() {
-        Suit::Cloud => pb::Suit::Cloud,
-        Suit::Star => pb::Suit::Star,
-        Suit::Moon => pb::Suit::Moon,
-        Suit::Sun => pb::Suit::Sun,
+        Suit::Cloud => pb::LexioSuit::Cloud,
+        Suit::Star => pb::LexioSuit::Star,
+        Suit::Moon => pb::LexioSuit::Moon,
+        Suit::Sun => pb::LexioSuit::Sun,
     };
-    pb::Tile {
+    pb::LexioTile {
         number: u32::from(tile.number()),
         suit: suit as i32,
     }
@@ -217,13 +237,15 @@ pub fn view_to_wire(view: &LexioView) -> pb::LexioView {
         player_count: view.players().count() as u32,
         seat: view.seat() as u32,
         hand: tiles(view.hand()),
-        table: view.table().map_or_else(Vec::new, |t| tiles(t.tiles())),
+        table: view.trick().map(|(play, owner)| pb::LexioTable {
+            owner: Some(owner as u32),
+            tiles: tiles(play.tiles()),
+        }),
         seats: view
             .counts()
             .iter()
             .map(|&c| pb::LexioSeat {
                 tile_count: u32::from(c),
-                finished: false,
             })
             .collect(),
         played: tiles(view.played()),
@@ -243,11 +265,12 @@ pub fn view_to_wire(view: &LexioView) -> pb::LexioView {
     }
 }
 
-/// A wire action read back against the view it answers: `None` unless it is legal there.
-pub fn action_from_wire(view: &LexioView, action: &pb::LexioAction) -> Option<Action> {
-    let decoded = match action.action.as_ref()? {
-        pb::lexio_action::Action::Pass(_) => Action::Pass,
-        pb::lexio_action::Action::Play(play) => {
+/// A wire decision read back against the view it answers: `None` unless it is legal
+/// there.
+pub fn action_from_wire(view: &LexioView, decision: &pb::LexioDecision) -> Option<Action> {
+    let decoded = match decision.decision.as_ref()? {
+        pb::lexio_decision::Decision::Pass(_) => Action::Pass,
+        pb::lexio_decision::Decision::Play(play) => {
             let set = play
                 .tiles
                 .iter()
@@ -260,16 +283,16 @@ pub fn action_from_wire(view: &LexioView, action: &pb::LexioAction) -> Option<Ac
 }
 
 /// A domain action on the wire.
-pub fn action_to_wire(action: &Action) -> pb::LexioAction {
-    let action = match action {
-        Action::Pass => pb::lexio_action::Action::Pass(pb::LexioPass {}),
-        Action::Play(combo) => pb::lexio_action::Action::Play(pb::LexioPlay {
+pub fn action_to_wire(action: &Action) -> pb::LexioDecision {
+    let decision = match action {
+        Action::Pass => pb::lexio_decision::Decision::Pass(pb::LexioPass {}),
+        Action::Play(combo) => pb::lexio_decision::Decision::Play(pb::LexioPlay {
             tiles: combo.tiles().iter().map(tile_to_wire).collect(),
             combination: category_to_wire(combo.category()) as i32,
         }),
     };
-    pb::LexioAction {
-        action: Some(action),
+    pb::LexioDecision {
+        decision: Some(decision),
     }
 }
 
@@ -293,7 +316,7 @@ impl WireGame for Lexio {
 
     fn legal_decisions_to_wire(decisions: &[Action]) -> pb::list_legal_plays_response::Game {
         pb::list_legal_plays_response::Game::Lexio(pb::LexioLegalPlays {
-            actions: decisions.iter().map(action_to_wire).collect(),
+            decisions: decisions.iter().map(action_to_wire).collect(),
         })
     }
 }

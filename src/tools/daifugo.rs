@@ -33,8 +33,8 @@ pub struct SelfplayArgs {
     pub json: bool,
 }
 
-/// `climbot stats daifugo`: the seed's forbidden-finish figure for 4, 5 and 6 players
-/// and matches of 4, 8 and 12 games.
+/// `climbot stats daifugo`: the forbidden-finish figure of Daifugo Part 2
+/// (`docs/references.md`) for 4, 5 and 6 players and matches of 4, 8 and 12 games.
 #[derive(clap::Args, Debug, Clone)]
 pub struct StatsArgs {
     /// Games per cell.

@@ -128,23 +128,20 @@ pub fn health_request(service: &str) -> tonic_health::pb::HealthCheckRequest {
 
 // ---------------------------------------------------------------- Lexio views
 
-pub const CLOUD: pb::Suit = pb::Suit::Cloud;
-pub const STAR: pb::Suit = pb::Suit::Star;
-pub const MOON: pb::Suit = pb::Suit::Moon;
-pub const SUN: pb::Suit = pb::Suit::Sun;
+pub const CLOUD: pb::LexioSuit = pb::LexioSuit::Cloud;
+pub const STAR: pb::LexioSuit = pb::LexioSuit::Star;
+pub const MOON: pb::LexioSuit = pb::LexioSuit::Moon;
+pub const SUN: pb::LexioSuit = pb::LexioSuit::Sun;
 
-pub fn t(number: u32, suit: pb::Suit) -> pb::Tile {
-    pb::Tile {
+pub fn t(number: u32, suit: pb::LexioSuit) -> pb::LexioTile {
+    pb::LexioTile {
         number,
         suit: suit as i32,
     }
 }
 
 pub fn seat(tile_count: u32) -> pb::LexioSeat {
-    pb::LexioSeat {
-        tile_count,
-        finished: false,
-    }
+    pb::LexioSeat { tile_count }
 }
 
 /// 4 players, seat 0 leads the round holding cloud 1..13; nothing played yet.
@@ -153,7 +150,7 @@ pub fn lead_view() -> pb::LexioView {
         player_count: 4,
         seat: 0,
         hand: (1..=13).map(|n| t(n, CLOUD)).collect(),
-        table: vec![],
+        table: None,
         seats: vec![seat(13), seat(13), seat(13), seat(13)],
         played: vec![],
         log: vec![],
@@ -169,7 +166,7 @@ pub fn lead_view() -> pb::LexioView {
 pub fn undecided_view() -> pb::LexioView {
     let hand = vec![t(2, SUN), t(2, MOON)];
     // Everything but the hand and 30 hidden tiles has been played: star 3 last.
-    let mut played: Vec<pb::Tile> = Vec::new();
+    let mut played: Vec<pb::LexioTile> = Vec::new();
     for number in [3, 4, 5, 6, 7] {
         for suit in [CLOUD, STAR, MOON, SUN] {
             if played.len() < 20 && !(number == 3 && suit == STAR) {
@@ -182,7 +179,10 @@ pub fn undecided_view() -> pb::LexioView {
         player_count: 4,
         seat: 0,
         hand,
-        table: vec![t(3, STAR)],
+        table: Some(pb::LexioTable {
+            owner: Some(3),
+            tiles: vec![t(3, STAR)],
+        }),
         seats: vec![seat(2), seat(9), seat(10), seat(11)],
         played,
         log: vec![],
@@ -212,7 +212,10 @@ pub fn follow_view() -> pb::LexioView {
         player_count: 4,
         seat: 2,
         hand,
-        table: vec![t(3, STAR)],
+        table: Some(pb::LexioTable {
+            owner: Some(1),
+            tiles: vec![t(3, STAR)],
+        }),
         seats: vec![seat(13), seat(12), seat(13), seat(13)],
         played: vec![t(3, STAR)],
         log: vec![pb::LexioLogEntry {
@@ -249,11 +252,11 @@ pub fn with_timeout<T>(message: T, timeout: Duration) -> tonic::Request<T> {
 }
 
 /// The tiles of a Lexio decision (empty for a pass; `None` for another game).
-pub fn played_tiles(decision: &pb::Decision) -> Option<Vec<pb::Tile>> {
+pub fn played_tiles(decision: &pb::Decision) -> Option<Vec<pb::LexioTile>> {
     match decision.game.as_ref()? {
-        pb::decision::Game::Lexio(action) => match action.action.as_ref()? {
-            pb::lexio_action::Action::Pass(_) => Some(vec![]),
-            pb::lexio_action::Action::Play(play) => Some(play.tiles.clone()),
+        pb::decision::Game::Lexio(lexio) => match lexio.decision.as_ref()? {
+            pb::lexio_decision::Decision::Pass(_) => Some(vec![]),
+            pb::lexio_decision::Decision::Play(play) => Some(play.tiles.clone()),
         },
         _ => None,
     }

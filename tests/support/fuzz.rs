@@ -106,7 +106,7 @@ fn check_view(header: RequestHeader, view: WireView, hard: bool, reached: &mut R
     let decision = easy.decision.game.expect("a decision");
     let is_legal = match (legal.game.expect("legal plays"), decision) {
         (pb::list_legal_plays_response::Game::Lexio(l), pb::decision::Game::Lexio(d)) => {
-            l.actions.contains(&d)
+            l.decisions.contains(&d)
         }
         (pb::list_legal_plays_response::Game::Dalmuti(l), pb::decision::Game::Dalmuti(d)) => {
             l.decisions.contains(&d)

@@ -7,7 +7,7 @@ use crate::bot::DecisionContext;
 use crate::daifugo::Daifugo;
 use crate::daifugo::cards::CardSet;
 use crate::daifugo::moves::{Trick, legal_plays};
-use crate::daifugo::plays::{Play, PlayKind, TieKey};
+use crate::daifugo::plays::{Play, PlayKind, TieKey, is_forbidden_finish_cards};
 use crate::daifugo::referee::weakest_cards;
 use crate::daifugo::rules::RuleSet;
 use crate::daifugo::view::{DaifugoView, Phase};
@@ -40,6 +40,10 @@ pub fn decide(view: &DaifugoView) -> DaifugoDecision {
     }
 }
 
+/// How few cards that may end the hand the playout rule keeps before it sheds the rest
+/// (measured: 1 to 4 and "always" tried, 2 the strongest, `docs/expert.md`).
+pub const SHED_FOULS_AT: usize = 2;
+
 /// The easy play for `hand` on `trick`, or `None` to pass (`docs/rules/easy-bots.md`):
 ///
 /// 1. every legal play;
@@ -54,7 +58,7 @@ pub fn decide(view: &DaifugoView) -> DaifugoDecision {
 /// use climbot::daifugo::cards::CardSet;
 /// use climbot::daifugo::moves::Trick;
 /// use climbot::daifugo::rules::RuleSet;
-/// // The seed's example: the weakest sequence (3 cards) beats the weakest group (2).
+/// // Daifugo Part 2's example: the weakest sequence (3 cards) beats the weakest group (2).
 /// let hand = CardSet::parse("♠3 ♥3 ♦4 ♠5 ♠6 ♠7 ♣9 ♥9 ♦J ♠K ♥2 joker").unwrap();
 /// let play = choose_play(hand, &Trick::default(), &RuleSet::house()).unwrap();
 /// assert_eq!(format!("{play:?}"), "sequence ♠5 ♠6 ♠7");
@@ -63,13 +67,15 @@ pub fn choose_play(hand: CardSet, trick: &Trick, rules: &RuleSet) -> Option<Play
     choose_play_with(hand, trick, rules, false)
 }
 
-/// The easy rule, and with `keep_groups` a variant that follows, where it can, with a
-/// play that leaves no card of its ranks behind (the search's Daifugo playouts).
+/// The easy rule, and with `playout` the variant the search's playouts use: it follows,
+/// where it can, with a play that leaves no card of its ranks behind, and once at most
+/// [`SHED_FOULS_AT`] cards that may end the hand are left, it plays the cards that may
+/// not (jokers, the top rank, 8s, a lone ♠3) whenever it can play them alone.
 pub fn choose_play_with(
     hand: CardSet,
     trick: &Trick,
     rules: &RuleSet,
-    keep_groups: bool,
+    playout: bool,
 ) -> Option<Play> {
     let mut candidates = Vec::new();
     legal_plays(hand, trick, rules, &mut candidates);
@@ -84,6 +90,16 @@ pub fn choose_play_with(
     }
     if candidates.is_empty() {
         return None;
+    }
+    if playout && rules.forbidden_finishes {
+        // Near the end, shed the cards that may not end the hand while others are left
+        // to end it (the easy rule keeps its strongest cards, 2s and jokers, for last).
+        let fouls = foul_cards(hand, trick.revolution);
+        let rest = hand.difference(fouls).len();
+        let shed = |p: &Play| p.cards().is_subset(fouls);
+        if !fouls.is_empty() && (1..=SHED_FOULS_AT).contains(&rest) && candidates.iter().any(shed) {
+            candidates.retain(shed);
+        }
     }
     if candidates.iter().any(|p| p.joker_count() == 0) {
         candidates.retain(|p| p.joker_count() == 0);
@@ -113,7 +129,7 @@ pub fn choose_play_with(
             (Some(g), _) => Some(*g),
         }
     } else {
-        if keep_groups {
+        if playout {
             // Follow without splitting a rank the hand holds more of, if possible.
             let whole = |p: &Play| {
                 let naturals = p.cards().naturals();
@@ -139,6 +155,14 @@ pub fn choose_play_with(
     }
 }
 
+/// The cards of `hand` that may not end it on their own.
+fn foul_cards(hand: CardSet, revolution: bool) -> CardSet {
+    CardSet::from_cards(
+        hand.iter()
+            .filter(|&c| is_forbidden_finish_cards(CardSet::single(c), revolution)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,5 +185,32 @@ mod tests {
         let hand = CardSet::parse("s5 h5").unwrap();
         let split = choose_play_with(hand, &trick, &rules, true).unwrap();
         assert_eq!(split.len(), 1);
+    }
+
+    #[test]
+    fn playouts_shed_the_cards_that_may_not_end_the_hand() {
+        let rules = RuleSet::house();
+        // The easy rule leads the 5 and is left to end on the 2, a foul; the playout
+        // rule leads the 2 first.
+        let hand = CardSet::parse("h2 s5").unwrap();
+        let lead = Trick::default();
+        assert_eq!(
+            choose_play(hand, &lead, &rules).unwrap().cards(),
+            CardSet::parse("s5").unwrap()
+        );
+        let shed = choose_play_with(hand, &lead, &rules, true).unwrap();
+        assert_eq!(shed.cards(), CardSet::parse("h2").unwrap());
+        // With more cards left to end on, it plays as the easy rule does.
+        let hand = CardSet::parse("h2 s5 d7 cJ").unwrap();
+        let early = choose_play_with(hand, &lead, &rules, true).unwrap();
+        assert_eq!(early.cards(), CardSet::parse("s5").unwrap());
+        // Without the foul rule there is nothing to shed.
+        let free = choose_play_with(
+            CardSet::parse("h2 s5").unwrap(),
+            &lead,
+            &RuleSet::uecda(),
+            true,
+        );
+        assert_eq!(free.unwrap().cards(), CardSet::parse("s5").unwrap());
     }
 }

@@ -1,12 +1,14 @@
 //! Daifugo's EXPERT: the shared search (`crate::search`) with playouts by the easy
-//! rule, except that they follow with a whole rank where they can (the easy rule
-//! splits pairs to follow); the exchange, which has no play to search, is answered by
-//! the hard evaluation.
+//! rule with two changes (`choose_play_with(.., playout: true)`): they follow with a
+//! whole rank where they can (the easy rule splits pairs to follow), and under the
+//! forbidden-finish rule they shed the cards that may not end a hand once few others are
+//! left (the easy rule keeps its 2s and jokers for last and fouls). The exchange, which
+//! has no play to search, is answered by the hard evaluation.
 //!
 //! Playouts still misjudge Daifugo more than the hard evaluation does: searching every
-//! candidate lost to HARD (`docs/expert.md`). So the search races only HARD's two best
-//! candidates and keeps HARD's own choice unless the other is ahead by 3 standard
-//! errors of paired evidence.
+//! candidate is weaker than searching HARD's best few (`docs/expert.md`). So the search
+//! races only HARD's two best candidates and keeps HARD's own choice unless the other is
+//! ahead by 3 standard errors of paired evidence.
 
 use super::easy::choose_play_with;
 use crate::daifugo::Daifugo;

@@ -1,0 +1,228 @@
+// A game backend in Go calling climbot: for each game (Lexio, The Great Dalmuti,
+// Daifugo) it builds a view, asks ListLegalPlays for every legal decision, asks
+// SelectPlay for the bot's decision, checks that the decision is one of the legal
+// ones, and replays it with the echoed seed. Then it sends a broken view and checks
+// that it is refused with INVALID_ARGUMENT naming the field.
+//
+//	go run . 127.0.0.1:50051
+//
+// The code in gen/ is generated from ../../proto (see README.md).
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/proto"
+
+	pb "example.com/climbot-client/gen/climbot/v1"
+)
+
+func tile(number uint32, suit pb.LexioSuit) *pb.LexioTile {
+	return &pb.LexioTile{Number: number, Suit: suit}
+}
+
+// lexioView: four players; seat 1 led the star 3; the bot, seat 2, must beat it or pass.
+func lexioView() *pb.GameView {
+	const cloud, star, moon, sun = pb.LexioSuit_LEXIO_SUIT_CLOUD, pb.LexioSuit_LEXIO_SUIT_STAR,
+		pb.LexioSuit_LEXIO_SUIT_MOON, pb.LexioSuit_LEXIO_SUIT_SUN
+	star3 := tile(3, star)
+	return &pb.GameView{Game: &pb.GameView_Lexio{Lexio: &pb.LexioView{
+		PlayerCount: 4,
+		Seat:        2,
+		Hand: []*pb.LexioTile{tile(3, moon), tile(4, cloud), tile(4, sun), tile(5, star),
+			tile(6, moon), tile(7, sun), tile(9, cloud), tile(9, star), tile(9, moon),
+			tile(11, cloud), tile(12, sun), tile(1, star), tile(2, cloud)},
+		Table: &pb.LexioTable{Owner: proto.Uint32(1), Tiles: []*pb.LexioTile{star3}},
+		Seats: []*pb.LexioSeat{{TileCount: 13}, {TileCount: 12}, {TileCount: 13},
+			{TileCount: 13}},
+		Played: []*pb.LexioTile{star3},
+		Log:    []*pb.LexioLogEntry{{Seat: 1, Tiles: []*pb.LexioTile{star3}}},
+		Round:  1,
+		Scores: []int64{0, 0, 0, 0},
+	}}}
+}
+
+// dalmutiView: five players, first hand; the Greater Dalmuti (seat 0) leads with 16
+// cards: one rank-1 card, two 2s, three 3s, four 4s, five 5s and one 6.
+func dalmutiView() *pb.GameView {
+	titles := []pb.DalmutiTitle{
+		pb.DalmutiTitle_DALMUTI_TITLE_GREATER_DALMUTI,
+		pb.DalmutiTitle_DALMUTI_TITLE_LESSER_DALMUTI,
+		pb.DalmutiTitle_DALMUTI_TITLE_MERCHANT,
+		pb.DalmutiTitle_DALMUTI_TITLE_LESSER_PEON,
+		pb.DalmutiTitle_DALMUTI_TITLE_GREATER_PEON,
+	}
+	seats := make([]*pb.DalmutiSeat, len(titles))
+	for i, title := range titles {
+		seats[i] = &pb.DalmutiSeat{CardCount: 16, Title: title}
+	}
+	return &pb.GameView{Game: &pb.GameView_Dalmuti{Dalmuti: &pb.DalmutiView{
+		Seat:       0,
+		Phase:      pb.DalmutiPhase_DALMUTI_PHASE_PLAY,
+		Hand:       &pb.DalmutiCards{Counts: []uint32{1, 2, 3, 4, 5, 1, 0, 0, 0, 0, 0, 0, 0}},
+		Seats:      seats,
+		HandNumber: 1,
+		HandsLeft:  19,
+	}}}
+}
+
+func card(rank uint32, suit pb.DaifugoSuit) *pb.DaifugoCard {
+	return &pb.DaifugoCard{Rank: rank, Suit: suit}
+}
+
+// daifugoView: four players, game 1 under the house rules; seat 0 holds the diamond 3
+// (and 13 more cards, the joker among them) and leads.
+func daifugoView() *pb.GameView {
+	const spades, hearts, diamonds, clubs = pb.DaifugoSuit_DAIFUGO_SUIT_SPADES,
+		pb.DaifugoSuit_DAIFUGO_SUIT_HEARTS, pb.DaifugoSuit_DAIFUGO_SUIT_DIAMONDS,
+		pb.DaifugoSuit_DAIFUGO_SUIT_CLUBS
+	hand := []*pb.DaifugoCard{card(3, diamonds), card(4, spades), card(5, hearts),
+		card(5, clubs), card(7, diamonds), card(8, spades), card(9, hearts),
+		card(10, spades), card(11, diamonds), card(12, clubs), card(13, hearts),
+		card(14, spades), card(15, diamonds), {Joker: 1}}
+	seats := []*pb.DaifugoSeat{}
+	for _, count := range []uint32{14, 13, 13, 13} {
+		seats = append(seats, &pb.DaifugoSeat{CardCount: count,
+			Title: pb.DaifugoTitle_DAIFUGO_TITLE_HEIMIN})
+	}
+	return &pb.GameView{Game: &pb.GameView_Daifugo{Daifugo: &pb.DaifugoView{
+		Rules: &pb.DaifugoRules{Preset: pb.DaifugoRulePreset_DAIFUGO_RULE_PRESET_HOUSE},
+		Seat:  0,
+		Game:  1,
+		Phase: pb.DaifugoPhase_DAIFUGO_PHASE_PLAY,
+		Hand:  hand,
+		Seats: seats,
+	}}}
+}
+
+// legalDecisions: the list ListLegalPlays answers, as Decision messages.
+func legalDecisions(r *pb.ListLegalPlaysResponse) []*pb.Decision {
+	var out []*pb.Decision
+	switch g := r.Game.(type) {
+	case *pb.ListLegalPlaysResponse_Lexio:
+		for _, d := range g.Lexio.Decisions {
+			out = append(out, &pb.Decision{Game: &pb.Decision_Lexio{Lexio: d}})
+		}
+	case *pb.ListLegalPlaysResponse_Dalmuti:
+		for _, d := range g.Dalmuti.Decisions {
+			out = append(out, &pb.Decision{Game: &pb.Decision_Dalmuti{Dalmuti: d}})
+		}
+	case *pb.ListLegalPlaysResponse_Daifugo:
+		for _, d := range g.Daifugo.Decisions {
+			out = append(out, &pb.Decision{Game: &pb.Decision_Daifugo{Daifugo: d}})
+		}
+	}
+	return out
+}
+
+func contains(list []*pb.Decision, d *pb.Decision) bool {
+	for _, l := range list {
+		if proto.Equal(l, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// play asks for one decision in `view` at `level` and checks it; returns an error
+// describing the first problem.
+func play(client pb.BotServiceClient, name string, view *pb.GameView,
+	level pb.Difficulty) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	legal, err := client.ListLegalPlays(ctx, &pb.ListLegalPlaysRequest{View: view})
+	if err != nil {
+		return fmt.Errorf("%s: ListLegalPlays: %w", name, err)
+	}
+	decisions := legalDecisions(legal)
+	if len(decisions) == 0 {
+		return fmt.Errorf("%s: no legal decision listed", name)
+	}
+	budget := uint32(200)
+	reply, err := client.SelectPlay(ctx, &pb.SelectPlayRequest{
+		View: view, Difficulty: level, BudgetMs: &budget})
+	if err != nil {
+		return fmt.Errorf("%s: SelectPlay: %w", name, err)
+	}
+	if !contains(decisions, reply.Decision) {
+		return fmt.Errorf("%s: %v is not among the %d legal decisions", name,
+			reply.Decision, len(decisions))
+	}
+	// The same view, level and seed give the same decision.
+	seed := reply.Seed
+	again, err := client.SelectPlay(ctx, &pb.SelectPlayRequest{
+		View: view, Difficulty: level, BudgetMs: &budget, Seed: &seed})
+	if err != nil {
+		return fmt.Errorf("%s: replay: %w", name, err)
+	}
+	if !proto.Equal(again.Decision, reply.Decision) {
+		return fmt.Errorf("%s: the replay with seed %d answered %v, not %v", name, seed,
+			again.Decision, reply.Decision)
+	}
+	fmt.Printf("%s: %d legal decisions; %s plays %s (seed %d, %d us)\n", name,
+		len(decisions), level, prototext.MarshalOptions{}.Format(reply.Decision), reply.Seed,
+		reply.ComputeMicros)
+	return nil
+}
+
+// refused sends a Lexio view whose first tile has no suit and checks the error.
+func refused(client pb.BotServiceClient) error {
+	view := lexioView()
+	view.GetLexio().Hand[0].Suit = pb.LexioSuit_LEXIO_SUIT_UNSPECIFIED
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := client.SelectPlay(ctx, &pb.SelectPlayRequest{View: view})
+	st, _ := status.FromError(err)
+	if st.Code() != codes.InvalidArgument ||
+		!strings.HasPrefix(st.Message(), "view.lexio.hand[0].suit: ") {
+		return fmt.Errorf("a view without a suit: got %v, want INVALID_ARGUMENT on "+
+			"view.lexio.hand[0].suit", err)
+	}
+	fmt.Printf("bad view refused: %s: %s\n", st.Code(), st.Message())
+	return nil
+}
+
+func main() {
+	addr := "127.0.0.1:50051"
+	if len(os.Args) > 1 {
+		addr = os.Args[1]
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := grpc.DialContext(ctx, addr, grpc.WithInsecure(), grpc.WithBlock())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "connect %s: %v\n", addr, err)
+		os.Exit(1)
+	}
+	defer conn.Close()
+	client := pb.NewBotServiceClient(conn)
+	checks := []func() error{
+		func() error { return play(client, "lexio", lexioView(), pb.Difficulty_DIFFICULTY_HARD) },
+		func() error {
+			return play(client, "dalmuti", dalmutiView(), pb.Difficulty_DIFFICULTY_HARD)
+		},
+		func() error {
+			return play(client, "daifugo", daifugoView(), pb.Difficulty_DIFFICULTY_HARD)
+		},
+		func() error { return refused(client) },
+	}
+	failed := 0
+	for _, check := range checks {
+		if err := check(); err != nil {
+			fmt.Fprintln(os.Stderr, "FAIL:", err)
+			failed++
+		}
+	}
+	fmt.Printf("go: %d passed, %d failed\n", len(checks)-failed, failed)
+	if failed > 0 {
+		os.Exit(1)
+	}
+}

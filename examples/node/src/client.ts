@@ -1,0 +1,178 @@
+// A game backend in TypeScript (Node.js) calling climbot: for each game (Lexio, The
+// Great Dalmuti, Daifugo) it builds a view, asks ListLegalPlays for every legal
+// decision, asks SelectPlay for the bot's decision, checks that the decision is one of
+// the legal ones, and replays it with the echoed seed. Then it sends a broken view and
+// checks that it is refused with INVALID_ARGUMENT naming the field.
+//
+//   npm run build && node dist/client.js 127.0.0.1:50051
+//
+// The code in src/gen/ is generated from ../../proto (see README.md).
+import { create, equals, toJsonString } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import {
+  BotService,
+  DecisionSchema,
+  Difficulty,
+  GameViewSchema,
+  type Decision,
+  type GameView,
+  type ListLegalPlaysResponse,
+} from "./gen/climbot/v1/bot_pb.js";
+import { DaifugoPhase, DaifugoRulePreset, DaifugoSuit, DaifugoTitle } from "./gen/climbot/v1/daifugo_pb.js";
+import { DalmutiPhase, DalmutiTitle } from "./gen/climbot/v1/dalmuti_pb.js";
+import { LexioSuit } from "./gen/climbot/v1/lexio_pb.js";
+
+type Bot = Client<typeof BotService>;
+
+const tile = (number: number, suit: LexioSuit) => ({ number, suit });
+
+/** Four players; seat 1 led the star 3; the bot, seat 2, must beat it or pass. */
+function lexioView(): GameView {
+  const { CLOUD, STAR, MOON, SUN } = LexioSuit;
+  const star3 = tile(3, STAR);
+  return create(GameViewSchema, {
+    game: {
+      case: "lexio",
+      value: {
+        playerCount: 4,
+        seat: 2,
+        hand: [
+          tile(3, MOON), tile(4, CLOUD), tile(4, SUN), tile(5, STAR), tile(6, MOON),
+          tile(7, SUN), tile(9, CLOUD), tile(9, STAR), tile(9, MOON), tile(11, CLOUD),
+          tile(12, SUN), tile(1, STAR), tile(2, CLOUD),
+        ],
+        table: { owner: 1, tiles: [star3] },
+        seats: [13, 12, 13, 13].map((tileCount) => ({ tileCount })),
+        played: [star3],
+        log: [{ seat: 1, tiles: [star3] }],
+        round: 1,
+        scores: [0n, 0n, 0n, 0n],
+      },
+    },
+  });
+}
+
+/** Five players, first hand; the Greater Dalmuti (seat 0) leads with 16 cards. */
+function dalmutiView(): GameView {
+  const titles = [
+    DalmutiTitle.GREATER_DALMUTI,
+    DalmutiTitle.LESSER_DALMUTI,
+    DalmutiTitle.MERCHANT,
+    DalmutiTitle.LESSER_PEON,
+    DalmutiTitle.GREATER_PEON,
+  ];
+  return create(GameViewSchema, {
+    game: {
+      case: "dalmuti",
+      value: {
+        seat: 0,
+        phase: DalmutiPhase.PLAY,
+        // One count per rank 1..12, then the Jesters.
+        hand: { counts: [1, 2, 3, 4, 5, 1, 0, 0, 0, 0, 0, 0, 0] },
+        seats: titles.map((title) => ({ cardCount: 16, title })),
+        handNumber: 1,
+        handsLeft: 19,
+      },
+    },
+  });
+}
+
+/** Four players, game 1 under the house rules; seat 0 holds the diamond 3 and leads. */
+function daifugoView(): GameView {
+  const { SPADES, HEARTS, DIAMONDS, CLUBS } = DaifugoSuit;
+  const card = (rank: number, suit: DaifugoSuit) => ({ rank, suit });
+  return create(GameViewSchema, {
+    game: {
+      case: "daifugo",
+      value: {
+        rules: { preset: DaifugoRulePreset.HOUSE },
+        seat: 0,
+        game: 1,
+        phase: DaifugoPhase.PLAY,
+        hand: [
+          card(3, DIAMONDS), card(4, SPADES), card(5, HEARTS), card(5, CLUBS),
+          card(7, DIAMONDS), card(8, SPADES), card(9, HEARTS), card(10, SPADES),
+          card(11, DIAMONDS), card(12, CLUBS), card(13, HEARTS), card(14, SPADES),
+          card(15, DIAMONDS), { joker: 1 },
+        ],
+        seats: [14, 13, 13, 13].map((cardCount) => ({ cardCount, title: DaifugoTitle.HEIMIN })),
+      },
+    },
+  });
+}
+
+/** The list ListLegalPlays answers, as Decision messages. */
+function legalDecisions(response: ListLegalPlaysResponse): Decision[] {
+  const game = response.game;
+  switch (game.case) {
+    case "lexio":
+      return game.value.decisions.map((value) => create(DecisionSchema, { game: { case: "lexio", value } }));
+    case "dalmuti":
+      return game.value.decisions.map((value) => create(DecisionSchema, { game: { case: "dalmuti", value } }));
+    case "daifugo":
+      return game.value.decisions.map((value) => create(DecisionSchema, { game: { case: "daifugo", value } }));
+    default:
+      return [];
+  }
+}
+
+async function play(bot: Bot, name: string, view: GameView, difficulty: Difficulty): Promise<void> {
+  const options = { timeoutMs: 2000 };
+  const decisions = legalDecisions(await bot.listLegalPlays({ view }, options));
+  if (decisions.length === 0) throw new Error(`${name}: no legal decision listed`);
+  const reply = await bot.selectPlay({ view, difficulty, budgetMs: 200 }, options);
+  const decision = reply.decision;
+  if (!decision || !decisions.some((d) => equals(DecisionSchema, d, decision))) {
+    throw new Error(`${name}: the decision is not among the ${decisions.length} legal ones`);
+  }
+  // The same view, level and seed give the same decision.
+  const again = await bot.selectPlay({ view, difficulty, budgetMs: 200, seed: reply.seed }, options);
+  if (!again.decision || !equals(DecisionSchema, again.decision, decision)) {
+    throw new Error(`${name}: the replay with seed ${reply.seed} answered another decision`);
+  }
+  console.log(
+    `${name}: ${decisions.length} legal decisions; ${Difficulty[difficulty]} plays ` +
+      `${toJsonString(DecisionSchema, decision)} (seed ${reply.seed}, ${reply.computeMicros} us)`,
+  );
+}
+
+async function refused(bot: Bot): Promise<void> {
+  const view = lexioView();
+  if (view.game.case === "lexio") view.game.value.hand[0].suit = LexioSuit.UNSPECIFIED;
+  try {
+    await bot.selectPlay({ view }, { timeoutMs: 2000 });
+  } catch (error) {
+    const e = ConnectError.from(error);
+    if (e.code === Code.InvalidArgument && e.rawMessage.startsWith("view.lexio.hand[0].suit: ")) {
+      console.log(`bad view refused: ${Code[e.code]}: ${e.rawMessage}`);
+      return;
+    }
+    throw new Error(`a view without a suit: got ${e.message}`);
+  }
+  throw new Error("a view without a suit was accepted");
+}
+
+async function main(): Promise<void> {
+  const address = process.argv[2] ?? "127.0.0.1:50051";
+  const bot = createClient(BotService, createGrpcTransport({ baseUrl: `http://${address}` }));
+  const checks: Array<[string, () => Promise<void>]> = [
+    ["lexio", () => play(bot, "lexio", lexioView(), Difficulty.HARD)],
+    ["dalmuti", () => play(bot, "dalmuti", dalmutiView(), Difficulty.HARD)],
+    ["daifugo", () => play(bot, "daifugo", daifugoView(), Difficulty.HARD)],
+    ["bad view", () => refused(bot)],
+  ];
+  let failed = 0;
+  for (const [name, check] of checks) {
+    try {
+      await check();
+    } catch (error) {
+      console.error(`FAIL ${name}:`, error instanceof Error ? error.message : error);
+      failed++;
+    }
+  }
+  console.log(`node: ${checks.length - failed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+await main();
