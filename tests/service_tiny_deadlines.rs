@@ -12,8 +12,9 @@
 //! cargo test --test service_tiny_deadlines -- --ignored --nocapture --test-threads 1
 //! ```
 //!
-//! (`CLIMBOT_DEADLINE_CALLS` changes their 10,000 calls.) A nominal load is one client
-//! per decision slot; 5x overload five.
+//! (`CLIMBOT_DEADLINE_CALLS` changes their 10,000 calls, `CLIMBOT_DEADLINE_MARGIN_MS`
+//! the server's `--deadline-margin-ms`.) A nominal load is one client per decision
+//! slot; 5x overload five.
 mod common;
 
 use climbot::pb;
@@ -129,11 +130,21 @@ fn long_run_calls() -> usize {
         .unwrap_or(10_000)
 }
 
+/// The server's arguments for a long run: the margin, if one is asked for.
+fn long_run_args() -> Vec<String> {
+    match std::env::var("CLIMBOT_DEADLINE_MARGIN_MS") {
+        Ok(ms) => vec!["--deadline-margin-ms".into(), ms],
+        Err(_) => Vec::new(),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "the long run: a few minutes"]
 async fn ten_thousand_calls_at_a_nominal_load() {
     let calls = long_run_calls();
-    let tally = run(SLOTS, calls, &[]).await;
+    let args = long_run_args();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let tally = run(SLOTS, calls, &args).await;
     assert_eq!(tally.calls() as usize, calls);
     assert_eq!(tally.other, 0, "{tally:?}");
     assert_eq!(tally.late, 0, "{tally:?}");
@@ -143,7 +154,9 @@ async fn ten_thousand_calls_at_a_nominal_load() {
 #[ignore = "a measurement: a few minutes"]
 async fn ten_thousand_calls_at_5x_overload() {
     let calls = long_run_calls();
-    let tally = run(5 * SLOTS, calls, &[]).await;
+    let args = long_run_args();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let tally = run(5 * SLOTS, calls, &args).await;
     assert_eq!(tally.calls() as usize, calls);
     assert_eq!(tally.other, 0, "{tally:?}");
     // Overloaded, calls are refused (RESOURCE_EXHAUSTED, DEADLINE_EXCEEDED) rather
