@@ -103,8 +103,11 @@ async fn budget_ms_caps_the_search_below_the_deadline() {
         "an anytime search uses its budget: {elapsed:?}"
     );
     assert!(elapsed < Duration::from_millis(400), "{elapsed:?}");
+    // The budget, not the 5 s deadline, stops the search. How close to the budget it
+    // stops is measured by the search bench on an idle machine: here the decision
+    // thread (nice 10) may wait for a core behind whatever else the machine runs.
     assert!(
-        response.compute_micros <= 60_000,
+        response.compute_micros < 400_000,
         "{}",
         response.compute_micros
     );
