@@ -18,6 +18,7 @@ fn play_match(games: u32, deals: Deals, levels: [&str; 5]) -> (ServerReport, Vec
         seed: 7,
         timeout_s: 60,
         quiet: true,
+        record: None,
     };
     let server = thread::spawn(move || server::run(&listener, &serve_args));
     let clients: Vec<_> = levels
