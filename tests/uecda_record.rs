@@ -9,7 +9,7 @@ use climbot::uecda::codec;
 use climbot::uecda::record::{self, CheckRecordArgs};
 use climbot::uecda::server::{self, Deals, ServeArgs, ServerReport};
 use std::net::TcpListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::thread;
 
 fn record_path(name: &str) -> PathBuf {
@@ -19,7 +19,7 @@ fn record_path(name: &str) -> PathBuf {
     ))
 }
 
-fn serve_with_record(games: u32, path: &PathBuf) -> ServerReport {
+fn serve_with_record(games: u32, path: &Path) -> ServerReport {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
     let addr = listener.local_addr().expect("an address").to_string();
     let serve_args = ServeArgs {
@@ -30,7 +30,7 @@ fn serve_with_record(games: u32, path: &PathBuf) -> ServerReport {
         seed: 11,
         timeout_s: 60,
         quiet: true,
-        record: Some(path.clone()),
+        record: Some(path.to_path_buf()),
     };
     let server = thread::spawn(move || server::run(&listener, &serve_args));
     let clients: Vec<_> = (0..5)
