@@ -1,8 +1,12 @@
 //! Load-test payloads: `climbot loadtest payloads` writes `SelectPlay` requests built
-//! from real mid-game views, and `grpc.health.v1.Health/Check` requests, in the three
+//! from real mid-game views, and `grpc.health.v1.Health/Check` requests, in the four
 //! shapes the load tools want:
 //!
-//! - `<name>.bin`: the serialized message alone (ghz `-B` / `binary-file`);
+//! - `<name>.bin`: the serialized message alone;
+//! - `<name>.ghz.bin`: the message after its length as a varint (ghz `-B` /
+//!   `binary-file`): ghz reads a binary file as length-prefixed messages first and
+//!   takes the whole file as one message only if that fails, which a bare message may
+//!   or may not do; with the prefix it reads exactly this one message by design;
 //! - `<name>.json`: the message in proto3 JSON (ghz `-D` / `data-file`, grpcurl `-d @`);
 //! - `<name>.h2load.bin`: the 5-byte gRPC prefix (0 = not compressed, then the length
 //!   as a big-endian `u32`) followed by the message (h2load `-d`).
@@ -104,6 +108,15 @@ pub fn grpc_frame(message: &[u8]) -> Vec<u8> {
     framed.extend_from_slice(&len.to_be_bytes());
     framed.extend_from_slice(message);
     framed
+}
+
+/// `message` after its length as a varint: one message of the length-delimited stream
+/// ghz reads from a binary file (protobuf's `writeDelimitedTo`).
+pub fn length_delimited(message: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(10 + message.len());
+    prost::encoding::encode_varint(message.len() as u64, &mut out);
+    out.extend_from_slice(message);
+    out
 }
 
 /// Every payload for first deal `seed`: `(name, payload)`, names without extension.
@@ -339,7 +352,7 @@ pub fn daifugo_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Str
     })
 }
 
-/// Writes every payload into `dir` in its three shapes; returns the file names.
+/// Writes every payload into `dir` in its four shapes; returns the file names.
 pub fn write_payloads(dir: &Path, seed: u64) -> Result<Vec<String>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut written = Vec::new();
@@ -349,6 +362,7 @@ pub fn write_payloads(dir: &Path, seed: u64) -> Result<Vec<String>, String> {
             serde_json::to_string_pretty(&payload.to_json()).map_err(|e| format!("{name}: {e}"))?;
         for (file, bytes) in [
             (format!("{name}.bin"), message.clone()),
+            (format!("{name}.ghz.bin"), length_delimited(&message)),
             (format!("{name}.h2load.bin"), grpc_frame(&message)),
             (format!("{name}.json"), format!("{json}\n").into_bytes()),
         ] {
@@ -515,13 +529,21 @@ mod tests {
     }
 
     #[test]
-    fn written_files_are_the_three_shapes() {
+    fn written_files_are_the_four_shapes() {
         let dir = std::env::temp_dir().join(format!("climbot-payloads-{}", std::process::id()));
         let written = write_payloads(&dir, 1).unwrap();
-        assert_eq!(written.len(), 14 * 3);
+        assert_eq!(written.len(), 14 * 4);
         let bin = std::fs::read(dir.join("lexio_easy_lead.bin")).unwrap();
         let framed = std::fs::read(dir.join("lexio_easy_lead.h2load.bin")).unwrap();
         assert_eq!(framed, grpc_frame(&bin));
+        let delimited = std::fs::read(dir.join("lexio_easy_lead.ghz.bin")).unwrap();
+        let mut rest = &delimited[..];
+        let decoded = pb::SelectPlayRequest::decode_length_delimited(&mut rest).unwrap();
+        assert!(rest.is_empty(), "exactly one message");
+        assert_eq!(decoded.encode_to_vec(), bin);
+        // The empty health request is one message too: its length, 0.
+        let health = std::fs::read(dir.join("health.ghz.bin")).unwrap();
+        assert_eq!(health, [0]);
         let json: Value =
             serde_json::from_slice(&std::fs::read(dir.join("health_botservice.json")).unwrap())
                 .unwrap();

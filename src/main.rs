@@ -5,15 +5,24 @@
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 use climbot::service::{self, LogFormat, ServeArgs};
+use climbot::tools::{EXIT_FAILURE, EXIT_USAGE, ToolError};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Exit code of a bad configuration or command line (`EX_USAGE`).
-const EXIT_USAGE: u8 = 64;
+/// The exit codes, shown at the end of `--help`.
+const EXIT_CODES: &str = "\
+Exit status:
+  0   success
+  64  usage: an unknown flag or value, a value out of range (e.g. --blocks 1: an
+      interval needs 2 blocks), a flag that does not apply to the game, a bad
+      server configuration or a listen address that cannot be bound
+  1   the run failed: a file that cannot be read or written, a server that cannot
+      be reached, an illegal action or broken invariant found by self-play";
 
 /// climbot: a bot service for climbing games (Lexio, The Great Dalmuti, Daifugo).
 #[derive(Parser, Debug)]
-#[command(name = "climbot", version, about)]
+#[command(name = "climbot", version, about, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -122,12 +131,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn report(result: Result<(), String>) -> ExitCode {
-    match result {
+/// The exit of an offline command: its error on one line of stderr, and the exit code
+/// of its kind.
+fn report(result: Result<(), impl Into<ToolError>>) -> ExitCode {
+    match result.map_err(Into::into) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("climbot: {message}");
-            ExitCode::FAILURE
+        Err(error) => {
+            eprintln!("climbot: {error}");
+            ExitCode::from(error.exit_code())
         }
     }
 }
@@ -135,7 +146,12 @@ fn report(result: Result<(), String>) -> ExitCode {
 fn init_tracing(format: LogFormat, filter: &str) {
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    // Colours only for a person reading a terminal; never in a file or a pipe.
+    let ansi = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(ansi);
     match format {
         LogFormat::Text => builder.init(),
         LogFormat::Json => builder
@@ -162,7 +178,7 @@ fn serve(args: &ServeArgs) -> ExitCode {
         Ok(runtime) => runtime,
         Err(e) => {
             eprintln!("climbot: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
+            return ExitCode::from(EXIT_FAILURE);
         }
     };
     let result = runtime.block_on(async {
@@ -201,7 +217,7 @@ fn serve(args: &ServeArgs) -> ExitCode {
         );
         service::run(config, grpc, Some(metrics), shutdown_signal())
             .await
-            .map_err(|e| (1, format!("server failed: {e}")))
+            .map_err(|e| (EXIT_FAILURE, format!("server failed: {e}")))
     });
     // Blocking decisions notice the cancel flag within a poll; do not wait for stragglers.
     runtime.shutdown_timeout(Duration::from_secs(1));

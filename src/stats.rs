@@ -23,6 +23,24 @@ pub fn wilson95(successes: u64, trials: u64) -> (f64, f64) {
     )
 }
 
+/// A 95% interval for the difference `p1 - p2` of two independent proportions,
+/// `s1` of `n1` and `s2` of `n2`: Newcombe's hybrid score interval (his method 10),
+/// built from the two Wilson intervals. Unlike the normal approximation it stays
+/// valid when a proportion is 0% or 100% (where the normal interval shrinks to a
+/// point). `None` when a sample is empty.
+pub fn difference95(s1: u64, n1: u64, s2: u64, n2: u64) -> Option<(f64, f64)> {
+    if n1 == 0 || n2 == 0 {
+        return None;
+    }
+    let (p1, p2) = (s1 as f64 / n1 as f64, s2 as f64 / n2 as f64);
+    let ((l1, u1), (l2, u2)) = (wilson95(s1, n1), wilson95(s2, n2));
+    let d = p1 - p2;
+    Some((
+        d - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt(),
+        d + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt(),
+    ))
+}
+
 /// The two-sided 97.5% quantile of Student's t with `df` degrees of freedom.
 pub fn t975(df: usize) -> f64 {
     const TABLE: [f64; 30] = [
@@ -129,6 +147,27 @@ pub fn hypergeometric_at_least(pool: usize, good: usize, draw: usize, need: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_difference_interval_matches_newcombe_and_holds_at_0_and_100_percent() {
+        // Newcombe (1998), example (a): 56/70 - 48/80, method 10: [0.0524, 0.3339].
+        let (lo, hi) = difference95(56, 70, 48, 80).unwrap();
+        assert!(
+            (lo - 0.0524).abs() < 5e-4 && (hi - 0.3339).abs() < 5e-4,
+            "{lo} {hi}"
+        );
+        // 5 of 5 against 95.1% of 309: agreement is possible, so the interval holds 0
+        // (a normal approximation has no width on the 5 of 5 side).
+        let (lo, hi) = difference95(5, 5, 294, 309).unwrap();
+        assert!(lo < 0.0 && 0.0 < hi, "{lo} {hi}");
+        // 0 of 5 against 95.1% of 309: clearly different.
+        let (lo, hi) = difference95(0, 5, 294, 309).unwrap();
+        assert!(hi < 0.0, "{lo} {hi}");
+        // Both at 100%: no difference.
+        let (lo, hi) = difference95(10, 10, 100, 100).unwrap();
+        assert!(lo < 0.0 && 0.0 < hi, "{lo} {hi}");
+        assert_eq!(difference95(1, 2, 0, 0), None);
+    }
 
     #[test]
     fn wilson_matches_a_known_value() {

@@ -182,6 +182,17 @@ fn some_input(seed: u64, players: usize, steps: usize) -> climbot::dalmuti::Dalm
         .unwrap_or_else(|| climbot::dalmuti::referee::opening_view_input(players, seed))
 }
 
+#[path = "support/fuzz.rs"]
+mod fuzz;
+
+/// Every Dalmuti load-test view of seeds 1..=8 as a SelectPlay request.
+fn wire_corpus() -> Vec<Vec<u8>> {
+    static CORPUS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    CORPUS
+        .get_or_init(|| fuzz::corpus_of(8, &["dalmuti"]))
+        .clone()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
     /// Corrupting any one field never panics the constructor, and whatever it accepts
@@ -213,6 +224,16 @@ proptest! {
                 .filter(|&(s, _)| s != v.seat()).map(|(_, s)| u32::from(s.card_count)).sum();
             prop_assert_eq!(v.unseen().len(), others);
             prop_assert!(!legal_decisions(&v).is_empty());
+        }
+    }
+
+    /// The wire decoder and validation never panic on mutated requests, and what they
+    /// accept gets a legal easy answer.
+    #[test]
+    fn the_wire_decoders_never_panic(seed in any::<u64>()) {
+        let mut mutator = fuzz::Mutator::new(wire_corpus(), seed);
+        for _ in 0..16 {
+            fuzz::exercise(&mutator.next_input(), false);
         }
     }
 }

@@ -19,6 +19,17 @@ fn mutated_requests_never_panic() {
     }
 }
 
+/// Writes the seed requests for cargo-fuzz (`fuzz/`): every game's load-test views.
+#[test]
+#[ignore = "writes files: the cargo-fuzz seed corpus"]
+fn write_seed_corpus() {
+    let dir = std::env::var("CLIMBOT_FUZZ_CORPUS").unwrap_or("fuzz/corpus/decoders".into());
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, bytes) in fuzz::corpus(16).iter().enumerate() {
+        std::fs::write(format!("{dir}/seed-{i:03}"), bytes).unwrap();
+    }
+}
+
 #[test]
 #[ignore = "the long run: tens of minutes"]
 fn long_fuzz_run() {

@@ -10,53 +10,9 @@ mod common;
 use climbot::pb;
 use climbot::pb::bot_service_client::BotServiceClient;
 use common::*;
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-fn spawn_server(slots: usize) -> (Child, SocketAddr) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_climbot"));
-    for (key, _) in std::env::vars() {
-        if key.starts_with("CLIMBOT_") {
-            command.env_remove(key);
-        }
-    }
-    let mut child = command
-        .args([
-            "serve",
-            "--grpc-addr",
-            "127.0.0.1:0",
-            "--metrics-addr",
-            "127.0.0.1:0",
-            "--log-format",
-            "json",
-            "--decision-slots",
-            &slots.to_string(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut lines = BufReader::new(stdout).lines();
-    let addr = loop {
-        let line = lines.next().expect("a start line").unwrap();
-        let json: serde_json::Value = serde_json::from_str(&line).unwrap();
-        if json["fields"]["message"] == "climbot starting" {
-            break json["fields"]["grpc_addr"]
-                .as_str()
-                .unwrap()
-                .parse()
-                .unwrap();
-        }
-    };
-    // Refused searches log warnings: keep reading.
-    std::thread::spawn(move || for _ in lines {});
-    (child, addr)
-}
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
@@ -73,7 +29,7 @@ struct Figures {
 /// Loads a fresh server with `searchers` EXPERT clients and times `calls` EASY calls and
 /// legal-play lists.
 async fn measure(searchers: usize, calls: usize) -> Figures {
-    let (mut child, addr) = spawn_server(2);
+    let (mut child, addr) = spawn_server(2, &[]);
     let url = format!("http://{addr}");
     let stop = Arc::new(AtomicBool::new(false));
     let (ok, refused) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));

@@ -1,9 +1,11 @@
 //! `climbot arena`: duplicate matches between bots from the command line.
 
-use super::{ArenaConfig, GameRunner, Runner, Sprt, run};
+use super::{ArenaConfig, GameRunner, Runner, Sprt, entrants, run_with_progress};
 use crate::daifugo::Daifugo;
 use crate::dalmuti::Dalmuti;
 use crate::lexio::Lexio;
+use crate::tools::ToolError;
+use crate::tools::progress::Progress;
 use clap::{Args, ValueEnum};
 
 /// The games the arena runs.
@@ -33,17 +35,20 @@ pub struct ArenaArgs {
     #[command(flatten)]
     pub table: TableArgs,
     /// One bot per seat, comma-separated; the last name repeats (`hard,easy` is one
-    /// hard bot against easy bots).
+    /// hard bot against easy bots). Every game: easy, normal, hard, expert, singles,
+    /// random; Lexio also flat. Variants: hard/tempo=0 (weights), expert/iterations=400.
     #[arg(long, value_delimiter = ',', required = true)]
     pub lineup: Vec<String>,
-    /// Blocks (duplicate matches) to play; the maximum with --sprt.
-    #[arg(long, default_value_t = 100)]
+    /// Blocks (duplicate matches) to play, at least 2 (a 95% interval needs two);
+    /// the maximum with --sprt.
+    #[arg(long, default_value_t = 100, value_parser = crate::tools::blocks)]
     pub blocks: u64,
     /// The seed of every deal.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Stop early once a sequential test on the paired difference is decided:
-    /// H1 = the first bot leads by DELTA in the primary metric.
+    /// H1 = the first bot leads by DELTA (> 0) in the primary metric. Needs a lineup
+    /// of two bots.
     #[arg(long, value_name = "DELTA")]
     pub sprt: Option<f64>,
     /// Worker threads (default: all cores). Results do not depend on it.
@@ -64,13 +69,13 @@ pub struct TableArgs {
     /// Seats at the table.
     #[arg(long)]
     pub players: u32,
-    /// Rounds (Lexio), hands (Dalmuti) or games (Daifugo) per match; the game's
-    /// default when omitted.
-    #[arg(long)]
+    /// Rounds (Lexio), hands (Dalmuti) or games (Daifugo) per match, at least 1;
+    /// the game's default when omitted.
+    #[arg(long, value_parser = crate::tools::match_length)]
     pub rounds: Option<u32>,
-    /// Daifugo rule preset.
-    #[arg(long, value_enum, default_value = "house")]
-    pub rules: RulesName,
+    /// Daifugo only: the rule preset (default: house).
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesName>,
     /// Send every decision of a served level (easy, normal, hard, expert) through the
     /// climbot server at this address, e.g. `http://127.0.0.1:50051`. With the same
     /// seed the results equal the in-process run.
@@ -79,12 +84,36 @@ pub struct TableArgs {
 }
 
 impl TableArgs {
-    /// The block runner of this table.
-    pub fn runner(&self) -> Result<Box<dyn GameRunner>, String> {
-        let remote = match &self.via {
-            Some(url) => Some(std::sync::Arc::new(super::remote::Remote::connect(url)?)),
-            None => None,
+    /// The block runner of this table: a usage error for a table the game does not
+    /// have, a failure when the `--via` server cannot be reached.
+    pub fn runner(&self) -> Result<Box<dyn GameRunner>, ToolError> {
+        if self.rules.is_some() && self.game != GameName::Daifugo {
+            return Err(ToolError::usage(format!(
+                "--rules: only Daifugo has rule presets; {} has one set of rules",
+                self.game_name()
+            )));
+        }
+        // The table is checked before any connection is made.
+        let local = self.local_runner(None).map_err(ToolError::Usage)?;
+        let Some(url) = &self.via else {
+            return Ok(local);
         };
+        let remote = std::sync::Arc::new(super::remote::Remote::connect(url)?);
+        self.local_runner(Some(remote)).map_err(ToolError::Usage)
+    }
+
+    fn game_name(&self) -> &'static str {
+        match self.game {
+            GameName::Lexio => "Lexio",
+            GameName::Dalmuti => "The Great Dalmuti",
+            GameName::Daifugo => "Daifugo",
+        }
+    }
+
+    fn local_runner(
+        &self,
+        remote: Option<std::sync::Arc<super::remote::Remote>>,
+    ) -> Result<Box<dyn GameRunner>, String> {
         let players = self.players as usize;
         Ok(match self.game {
             GameName::Lexio => Box::new(Runner::<Lexio>::new(
@@ -103,7 +132,7 @@ impl TableArgs {
             GameName::Daifugo => Box::new(Runner::<Daifugo>::new(
                 players,
                 self.rounds.unwrap_or(8),
-                match self.rules {
+                match self.rules.unwrap_or(RulesName::House) {
                     RulesName::House => crate::daifugo::rules::RuleSet::house(),
                     RulesName::Uecda => crate::daifugo::rules::RuleSet::uecda(),
                 },
@@ -113,16 +142,33 @@ impl TableArgs {
     }
 }
 
-fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, ToolError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
-        .map_err(|e| format!("--threads: {e}"))
+        .map_err(|e| ToolError::Failed(format!("--threads: {e}")))
 }
 
 /// Runs `climbot arena`.
-pub fn arena(args: ArenaArgs) -> Result<(), String> {
+pub fn arena(args: ArenaArgs) -> Result<(), ToolError> {
     let runner = args.table.runner()?;
+    let (seats, bots) = entrants(&args.lineup, runner.players()).map_err(ToolError::Usage)?;
+    for name in &seats {
+        runner.check_bot(name).map_err(ToolError::Usage)?;
+    }
+    if let Some(delta) = args.sprt {
+        if !(delta.is_finite() && delta > 0.0) {
+            return Err(ToolError::usage(format!(
+                "--sprt {delta}: the lead to test for must be a positive number"
+            )));
+        }
+        if bots.len() != 2 {
+            return Err(ToolError::usage(format!(
+                "--sprt compares two bots; the lineup has {}",
+                bots.len()
+            )));
+        }
+    }
     let config = ArenaConfig {
         lineup: args.lineup,
         blocks: args.blocks,
@@ -133,7 +179,10 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
             beta: 0.05,
         }),
     };
-    let report = thread_pool(args.threads)?.install(|| run(runner.as_ref(), &config))?;
+    let progress = Progress::new(config.blocks, "blocks");
+    let report = thread_pool(args.threads)?
+        .install(|| run_with_progress(runner.as_ref(), &config, &|n| progress.advance(n)))?;
+    drop(progress);
     if args.json {
         println!("{}", report.to_json());
     } else {
@@ -149,12 +198,13 @@ pub struct LadderArgs {
     #[command(flatten)]
     pub table: TableArgs,
     /// The levels, weakest expected first (the first is the rating anchor, 0); by
-    /// default `random` and every level the game serves.
+    /// default `random` and every level the game serves. The names are those of
+    /// `arena --lineup`.
     #[arg(long, value_delimiter = ',')]
     pub levels: Vec<String>,
     /// Blocks per pair of levels and direction (A alone against a field of B, and B
-    /// against a field of A).
-    #[arg(long, default_value_t = 40)]
+    /// against a field of A), at least 2.
+    #[arg(long, default_value_t = 40, value_parser = crate::tools::blocks)]
     pub blocks: u64,
     /// The seed of every deal.
     #[arg(long, default_value_t = 1)]
@@ -168,7 +218,7 @@ pub struct LadderArgs {
 }
 
 /// Runs `climbot ladder`.
-pub fn ladder(args: LadderArgs) -> Result<(), String> {
+pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
     let runner = args.table.runner()?;
     let levels = if args.levels.is_empty() {
         std::iter::once("random".to_string())
@@ -182,14 +232,30 @@ pub fn ladder(args: LadderArgs) -> Result<(), String> {
     } else {
         args.levels
     };
+    if levels.len() < 2 {
+        return Err(ToolError::usage("--levels: name at least two levels"));
+    }
+    for level in &levels {
+        runner
+            .check_bot(level)
+            .map_err(|e| ToolError::Usage(e.replace("--lineup", "--levels")))?;
+    }
+    let pairs = (levels.len() * (levels.len() - 1)) as u64;
     let config = super::ladder::LadderConfig {
         levels,
         blocks: args.blocks,
         seed: args.seed,
     };
+    let progress = Progress::new(pairs * config.blocks, "blocks");
     let report = thread_pool(args.threads)?.install(|| {
-        super::ladder::run_ladder(runner.as_ref(), &config, &mut |line| eprintln!("{line}"))
+        super::ladder::run_ladder(
+            runner.as_ref(),
+            &config,
+            &mut |line| progress.println(line),
+            &|n| progress.advance(n),
+        )
     })?;
+    drop(progress);
     if args.json {
         println!("{}", report.to_json());
     } else {

@@ -13,7 +13,7 @@
 //! Fisher information); each step up the ladder gets its own interval from the same
 //! covariance.
 
-use super::{ArenaConfig, GameRunner, run};
+use super::{ArenaConfig, GameRunner, run_with_progress};
 use crate::stats::MeanCi;
 
 /// Settings of a ladder run.
@@ -89,11 +89,13 @@ pub struct LadderReport {
 }
 
 /// Plays every pair of levels and fits the ratings. `progress` is told each pair as it
-/// finishes.
+/// finishes, `blocks_done` each block (from any thread): there are
+/// `levels * (levels - 1) * blocks` of them.
 pub fn run_ladder(
     runner: &dyn GameRunner,
     config: &LadderConfig,
     progress: &mut dyn FnMut(&str),
+    blocks_done: &(dyn Fn(u64) + Sync),
 ) -> Result<LadderReport, String> {
     let n = config.levels.len();
     if n < 2 {
@@ -111,7 +113,7 @@ pub fn run_ladder(
         for b in a + 1..n {
             let mut advantages = Vec::new();
             for (alone, field, orient) in [(a, b, 1.0), (b, a, -1.0)] {
-                let report = run(
+                let report = run_with_progress(
                     runner,
                     &ArenaConfig {
                         lineup: vec![config.levels[alone].clone(), config.levels[field].clone()],
@@ -119,6 +121,7 @@ pub fn run_ladder(
                         seed: config.seed,
                         sprt: None,
                     },
+                    blocks_done,
                 )?;
                 advantages.extend(report.block_diffs.iter().map(|d| orient * sign * d));
             }

@@ -293,6 +293,16 @@ fn sprt_llr(diffs: &[f64], s: &Sprt) -> f64 {
 /// Runs the arena. Blocks run in parallel; results are gathered in block order, so
 /// they are identical whatever the thread count.
 pub fn run(runner: &dyn GameRunner, config: &ArenaConfig) -> Result<ArenaReport, String> {
+    run_with_progress(runner, config, &|_| {})
+}
+
+/// [`run`], telling `blocks_done` of each block as it finishes (from any thread, in
+/// any order); the results do not depend on it.
+pub fn run_with_progress(
+    runner: &dyn GameRunner,
+    config: &ArenaConfig,
+    blocks_done: &(dyn Fn(u64) + Sync),
+) -> Result<ArenaReport, String> {
     let p = runner.players();
     let (seats, entrants) = entrants(&config.lineup, p)?;
     for name in &seats {
@@ -310,7 +320,11 @@ pub fn run(runner: &dyn GameRunner, config: &ArenaConfig) -> Result<ArenaReport,
         let to = (from + batch).min(config.blocks);
         let batch_results: Result<Vec<BlockResult>, String> = (from..to)
             .into_par_iter()
-            .map(|i| play_block(runner, &seats, &entrants, config.seed, i))
+            .map(|i| {
+                let block = play_block(runner, &seats, &entrants, config.seed, i);
+                blocks_done(1);
+                block
+            })
             .collect();
         results.extend(batch_results?);
         if let (Some(s), 2) = (config.sprt, entrants.len()) {

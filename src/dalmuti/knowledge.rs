@@ -2,8 +2,8 @@
 //! knows from public information only.
 //!
 //! - Unseen cards per rank: the deck minus this seat's hand minus the cards played
-//!   (a forgetful ledger, for the normal bot, forgets plays older than its memory and
-//!   counts them as unseen again).
+//!   (a forgetful ledger, the `memory=n` variant of the bots, forgets plays older than
+//!   its memory and counts them as unseen again).
 //! - One model per active opponent: its card count, how many Jesters it is known to
 //!   hold (after a revolution everyone knows where the Jesters are), and the passes it
 //!   made in the current trick, which are *probabilistic* evidence: a seat that passed

@@ -2,6 +2,7 @@
 
 use crate::bot::Difficulty;
 use crate::service::game::GameId;
+use std::borrow::Cow;
 use tonic::{Code, Status};
 
 /// A failed call, before it becomes a `tonic::Status`.
@@ -103,6 +104,19 @@ pub fn catch_panic<T>(during: &'static str, f: impl FnOnce() -> T) -> Result<T, 
     })
 }
 
+/// The most characters of a reason a log line carries: a reason may quote what the
+/// client sent, and a log line stays short whatever it sent.
+pub const LOGGED_REASON_CHARS: usize = 200;
+
+/// `reason` as a log line carries it: cut after [`LOGGED_REASON_CHARS`] characters,
+/// the cut marked with `...`.
+pub fn logged_reason(reason: &str) -> Cow<'_, str> {
+    match reason.char_indices().nth(LOGGED_REASON_CHARS) {
+        None => Cow::Borrowed(reason),
+        Some((cut, _)) => Cow::Owned(format!("{}...", &reason[..cut])),
+    }
+}
+
 /// The snake-case name of a gRPC code, used as a metrics label and log field.
 pub fn code_name(code: Code) -> &'static str {
     match code {
@@ -149,5 +163,17 @@ mod tests {
         assert_eq!(catch_panic("testing", || 3), Ok(3));
         let literal = std::panic::catch_unwind(|| panic!("plain")).unwrap_err();
         assert_eq!(panic_message(literal.as_ref()), "plain");
+    }
+
+    #[test]
+    fn a_logged_reason_is_cut_at_a_character_boundary() {
+        assert_eq!(logged_reason("short"), "short");
+        let exact = "x".repeat(LOGGED_REASON_CHARS);
+        assert_eq!(logged_reason(&exact), exact.as_str());
+        let long = "\u{e9}".repeat(LOGGED_REASON_CHARS + 1);
+        let cut = logged_reason(&long);
+        assert_eq!(cut.chars().count(), LOGGED_REASON_CHARS + 3);
+        assert!(cut.starts_with(&"\u{e9}".repeat(LOGGED_REASON_CHARS)));
+        assert!(cut.ends_with("..."));
     }
 }

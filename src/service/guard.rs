@@ -9,8 +9,13 @@
 //!   request's body still arriving included, is answered DEADLINE_EXCEEDED; so is a
 //!   call whose request has not arrived whole within the read timeout (a client that
 //!   stalls mid-request, with or without a deadline).
+//! - **The answer path**: the response's body (encoding the answer, compressing it,
+//!   the trailers) is produced under the same deadline: when it passes before the
+//!   body is done, the call ends DEADLINE_EXCEEDED in the trailers instead of with a
+//!   late answer ([`AnswerByDeadline`]).
 //! - **Calls the handler never saw** (the request could not be read, or its deadline
-//!   passed first) are counted in the metrics here, with the code they got; a
+//!   passed first) are counted in the metrics here, with the code they got, and
+//!   logged with the reason they were refused (cut to a bounded length); a
 //!   compressed request over the size limit once decompressed is answered
 //!   OUT_OF_RANGE like an uncompressed one.
 //!
@@ -19,7 +24,7 @@
 //! handler's record when the handler saw the call, by the guard otherwise.
 
 use crate::service::budget::parse_grpc_timeout;
-use crate::service::error::{ServiceError, panic_message};
+use crate::service::error::{ServiceError, code_name, logged_reason, panic_message};
 use crate::service::metrics as m;
 use std::convert::Infallible;
 use std::future::Future;
@@ -181,7 +186,13 @@ where
             })
             .await;
             match polled {
-                Ok(response) => Ok(unseen_by_handler(rpc, &ticket, started, response)),
+                Ok(response) => {
+                    let response = unseen_by_handler(rpc, &ticket, started, response);
+                    Ok(match deadline {
+                        Some(deadline) => AnswerByDeadline::wrap(response, rpc, deadline),
+                        None => response,
+                    })
+                }
                 Err(ended) => {
                     // Tell the handler's record before dropping the call's future
                     // (which drops the record).
@@ -200,8 +211,88 @@ where
     }
 }
 
-/// Counts a call the handler never saw (the request could not be read) with the code
-/// of its answer; a compressed request over the size limit once decompressed gets the
+/// A response body that ends DEADLINE_EXCEEDED instead of finishing after the call's
+/// deadline. tonic encodes (and compresses) the answer when the body is first polled,
+/// after the handler has returned, and hyper polls it once the headers are sent: a
+/// runtime slow to get there, or an answer slow to encode, would otherwise send the
+/// answer late. What is handed to the connection before the deadline is written by it
+/// as flow control allows (an answer is a few hundred bytes, well within the stream's
+/// initial window).
+pub(crate) struct AnswerByDeadline {
+    inner: Body,
+    deadline: tokio::time::Instant,
+    rpc: Option<m::Rpc>,
+    done: bool,
+}
+
+impl AnswerByDeadline {
+    /// `response` with its body under `deadline`; a trailers-only answer (an error,
+    /// whose status is in the headers) is sent as it is.
+    fn wrap(
+        response: http::Response<Body>,
+        rpc: Option<m::Rpc>,
+        deadline: tokio::time::Instant,
+    ) -> http::Response<Body> {
+        if response.headers().contains_key("grpc-status") {
+            return response;
+        }
+        response.map(|inner| {
+            Body::new(AnswerByDeadline {
+                inner,
+                deadline,
+                rpc,
+                done: false,
+            })
+        })
+    }
+}
+
+impl http_body::Body for AnswerByDeadline {
+    type Data = tonic::codegen::Bytes;
+    type Error = Status;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        let this = self.get_mut();
+        if this.done {
+            return Poll::Ready(None);
+        }
+        if tokio::time::Instant::now() >= this.deadline {
+            this.done = true;
+            m::record_withheld_answer(this.rpc);
+            tracing::warn!(
+                rpc = this.rpc.map_or("other", m::Rpc::name),
+                "answer withheld: the deadline passed before it was sent"
+            );
+            let status = Status::from(ServiceError::DeadlineExceeded(
+                "the deadline passed before the answer was sent",
+            ));
+            let mut trailers = http::HeaderMap::new();
+            return Poll::Ready(Some(match status.add_header(&mut trailers) {
+                Ok(()) => Ok(http_body::Frame::trailers(trailers)),
+                Err(status) => Err(status),
+            }));
+        }
+        let frame = std::task::ready!(Pin::new(&mut this.inner).poll_frame(cx));
+        match &frame {
+            None => this.done = true,
+            Some(Ok(frame)) if frame.is_trailers() => this.done = true,
+            Some(Err(_)) => this.done = true,
+            Some(Ok(_)) => {}
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.done || http_body::Body::is_end_stream(&self.inner)
+    }
+}
+
+/// Counts a call the handler never saw (the request could not be read: over the size
+/// limit, undecodable, compressed with an unknown or broken encoding) with the code of
+/// its answer, and logs it with its reason; a compressed request over the size limit once decompressed gets the
 /// code of an uncompressed one that is too large (OUT_OF_RANGE).
 fn unseen_by_handler(
     rpc: Option<m::Rpc>,
@@ -215,21 +306,34 @@ fn unseen_by_handler(
     let Some(status) = Status::from_header_map(response.headers()) else {
         return response;
     };
-    let (code, response) = if status.code() == Code::ResourceExhausted
+    let (status, response) = if status.code() == Code::ResourceExhausted
         && status.message().contains("exceeded while decompressing")
     {
         let status = Status::out_of_range(format!(
             "the request is larger than the server's limit once decompressed ({})",
             status.message()
         ));
-        (status.code(), status.into_http())
+        let response = status.clone().into_http();
+        (status, response)
     } else {
-        (status.code(), response)
+        (status, response)
     };
     if let Some(rpc) = rpc {
-        record(rpc, code, false, started);
+        record(rpc, status.code(), false, started);
     }
+    tracing::info!(
+        rpc = rpc.map_or("other", m::Rpc::name),
+        outcome = code_name(status.code()),
+        elapsed_us = elapsed_us(started),
+        reason = logged_reason(status.message()).as_ref(),
+        "call refused: the request could not be read"
+    );
     response
+}
+
+/// Microseconds since `started`, for a log line.
+fn elapsed_us(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
 
 /// Counts one call the handler did not record.
@@ -252,8 +356,8 @@ fn refused(rpc: Option<m::Rpc>, started: Instant, error: ServiceError) -> http::
     }
     tracing::info!(
         rpc = rpc.map_or("other", m::Rpc::name),
-        outcome = crate::service::error::code_name(error.code()),
-        %error,
+        outcome = code_name(error.code()),
+        reason = logged_reason(&error.to_string()).as_ref(),
         "call refused"
     );
     Status::from(error).into_http()
@@ -273,16 +377,18 @@ fn expired(
         if let Some(rpc) = rpc {
             record(rpc, Code::DeadlineExceeded, false, started);
         }
+        let why = match read_timeout {
+            None => "the deadline passed while the request was still arriving",
+            Some(_) => "the request did not arrive whole within the server's read timeout",
+        };
         tracing::warn!(
             rpc = rpc.map_or("other", m::Rpc::name),
             outcome = "deadline_exceeded",
-            elapsed_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
-            "call failed: the deadline passed while the request was arriving"
+            elapsed_us = elapsed_us(started),
+            reason = why,
+            "call failed"
         );
-        match read_timeout {
-            None => "the deadline passed while the request was still arriving",
-            Some(_) => "the request did not arrive whole within the server's read timeout",
-        }
+        why
     };
     Status::from(ServiceError::DeadlineExceeded(why)).into_http()
 }
@@ -350,6 +456,70 @@ mod tests {
             .headers()
             .get("grpc-status")
             .and_then(|v| v.to_str().ok())
+    }
+
+    /// A response body as tonic's for one answer: one message, then OK trailers.
+    struct OneAnswer {
+        message: Option<tonic::codegen::Bytes>,
+        trailers_sent: bool,
+    }
+
+    impl http_body::Body for OneAnswer {
+        type Data = tonic::codegen::Bytes;
+        type Error = Status;
+
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+        ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Status>>> {
+            if let Some(message) = self.message.take() {
+                return Poll::Ready(Some(Ok(http_body::Frame::data(message))));
+            }
+            if self.trailers_sent {
+                return Poll::Ready(None);
+            }
+            self.trailers_sent = true;
+            let mut trailers = http::HeaderMap::new();
+            trailers.insert("grpc-status", http::HeaderValue::from_static("0"));
+            Poll::Ready(Some(Ok(http_body::Frame::trailers(trailers))))
+        }
+    }
+
+    /// The frames of a body: the data's length and the trailers' grpc-status.
+    async fn frames(mut body: Body) -> (usize, Vec<String>) {
+        let (mut data, mut statuses) = (0, Vec::new());
+        while let Some(frame) =
+            std::future::poll_fn(|cx| http_body::Body::poll_frame(Pin::new(&mut body), cx)).await
+        {
+            match frame.unwrap().into_data() {
+                Ok(bytes) => data += bytes.len(),
+                Err(frame) => {
+                    let trailers = frame.into_trailers().unwrap();
+                    statuses.push(trailers["grpc-status"].to_str().unwrap().to_string());
+                }
+            }
+        }
+        (data, statuses)
+    }
+
+    fn answer() -> http::Response<Body> {
+        http::Response::new(Body::new(OneAnswer {
+            message: Some(tonic::codegen::Bytes::from_static(b"answer")),
+            trailers_sent: false,
+        }))
+    }
+
+    #[tokio::test]
+    async fn an_answer_ready_after_the_deadline_is_withheld() {
+        let now = tokio::time::Instant::now();
+        let on_time = AnswerByDeadline::wrap(answer(), None, now + Duration::from_secs(60));
+        assert_eq!(frames(on_time.into_body()).await, (6, vec!["0".into()]));
+        let late = AnswerByDeadline::wrap(answer(), None, now);
+        assert_eq!(frames(late.into_body()).await, (0, vec!["4".into()]));
+        // An error answer (its status in the headers) goes as it is.
+        let refused = Status::resource_exhausted("busy").into_http();
+        let refused = AnswerByDeadline::wrap(refused, None, now);
+        assert_eq!(grpc_status(&refused), Some("8"));
     }
 
     #[tokio::test]

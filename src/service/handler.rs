@@ -7,7 +7,7 @@ use crate::pb;
 use crate::pb::bot_service_server::BotService;
 use crate::service::budget::{self, Limits, NoTime};
 use crate::service::config::{Config, FaultHook, FaultPoint};
-use crate::service::error::{ServiceError, catch_panic};
+use crate::service::error::{ServiceError, catch_panic, logged_reason};
 use crate::service::game::{self, GameId, WireView};
 use crate::service::guard::{CallTicket, EndedByGuard};
 use crate::service::metrics as m;
@@ -345,6 +345,8 @@ struct CallRecord {
     result: Option<Result<(), Code>>,
     /// The message of the panic that ended the call, if one did.
     panic: Option<String>,
+    /// Why the call was refused or failed, cut for the log line.
+    reason: Option<String>,
     /// The call's link with the guard (absent when the handler is called directly).
     ticket: Option<Arc<CallTicket>>,
 }
@@ -373,6 +375,7 @@ impl CallRecord {
             fallback: false,
             result: None,
             panic: None,
+            reason: None,
             ticket,
         }
     }
@@ -382,8 +385,10 @@ impl CallRecord {
     }
 
     fn finish<T>(&mut self, result: &Result<T, ServiceError>) {
-        if let Err(ServiceError::Panicked { message, .. }) = result {
-            self.panic = Some(message.clone());
+        match result {
+            Ok(_) => {}
+            Err(ServiceError::Panicked { message, .. }) => self.panic = Some(message.clone()),
+            Err(error) => self.reason = Some(logged_reason(&error.to_string()).into_owned()),
         }
         self.result = Some(result.as_ref().map(|_| ()).map_err(ServiceError::code));
     }
@@ -400,10 +405,23 @@ impl Drop for CallRecord {
                     self.result = Some(Err(Code::Internal));
                     self.panic = Some(message);
                 }
-                EndedByGuard::DeadlineExceeded | EndedByGuard::ReadTimeout(_) => {
+                EndedByGuard::DeadlineExceeded => {
                     self.result = Some(Err(Code::DeadlineExceeded));
+                    self.reason = Some("the deadline passed before the answer was ready".into());
+                }
+                EndedByGuard::ReadTimeout(timeout) => {
+                    self.result = Some(Err(Code::DeadlineExceeded));
+                    self.reason = Some(format!(
+                        "the request did not arrive whole within the {} ms read timeout",
+                        timeout.as_millis()
+                    ));
                 }
             }
+        }
+        if self.result.is_none() {
+            self.reason = Some(
+                "the call was dropped: the client cancelled it or the connection closed".into(),
+            );
         }
         let outcome = m::CallOutcome {
             rpc: self.rpc,
@@ -433,6 +451,7 @@ impl Drop for CallRecord {
         // per-call info line costs more than an EASY decision (load test).
         // Client errors are worth a line; server-side failures a warning.
         let panic = self.panic.as_deref();
+        let reason = self.reason.as_deref();
         self.span.in_scope(|| match code {
             _ if panic.is_some() => tracing::error!(
                 rpc,
@@ -453,6 +472,7 @@ impl Drop for CallRecord {
                     seed,
                     outcome,
                     elapsed_us,
+                    reason,
                     "call refused"
                 );
             }
@@ -463,6 +483,7 @@ impl Drop for CallRecord {
                 seed,
                 outcome,
                 elapsed_us,
+                reason,
                 "call failed"
             ),
         });

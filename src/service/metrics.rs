@@ -19,6 +19,9 @@ pub const REQUESTS: &str = "climbot_requests_total";
 pub const FALLBACKS: &str = "climbot_fallbacks_total";
 /// Counter of calls that panicked (a server bug), labels `rpc`, `game`, `difficulty`.
 pub const PANICS: &str = "climbot_panics_total";
+/// Counter of answers withheld because the deadline passed before they were sent (the
+/// call ended DEADLINE_EXCEEDED instead), labels `rpc`.
+pub const WITHHELD_ANSWERS: &str = "climbot_withheld_answers_total";
 /// Gauge of decisions being computed.
 pub const DECISIONS_IN_FLIGHT: &str = "climbot_decisions_in_flight";
 /// Gauge, always 1, labels `version`.
@@ -232,6 +235,13 @@ pub fn record_call(call: &CallOutcome) {
     }
 }
 
+/// Counts one answer withheld at its deadline (nothing before [`install`]).
+pub fn record_withheld_answer(rpc: Option<Rpc>) {
+    if INSTALLED.get().is_some() {
+        metrics::counter!(WITHHELD_ANSWERS, "rpc" => rpc.map_or("other", Rpc::name)).increment(1);
+    }
+}
+
 fn describe() {
     metrics::describe_histogram!(
         SELECT_PLAY_DURATION,
@@ -243,6 +253,10 @@ fn describe() {
     metrics::describe_counter!(
         PANICS,
         "Calls that panicked (server bugs), answered INTERNAL"
+    );
+    metrics::describe_counter!(
+        WITHHELD_ANSWERS,
+        "Answers withheld because the deadline passed before they were sent"
     );
     metrics::describe_gauge!(DECISIONS_IN_FLIGHT, "Decisions being computed");
     metrics::describe_gauge!(BUILD_INFO, "Build information (always 1)");

@@ -7,6 +7,8 @@ use crate::daifugo::referee::{GameRecord, play_match};
 use crate::daifugo::rules::RuleSet;
 use crate::game::Policy;
 use crate::stats::{mean_ci95, wilson95};
+use crate::tools::ToolError;
+use crate::tools::progress::Progress;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -16,8 +18,8 @@ pub struct SelfplayArgs {
     /// Number of seats (3..=7).
     #[arg(long, default_value_t = 4)]
     pub players: usize,
-    /// Number of games in total.
-    #[arg(long, default_value_t = 10_000)]
+    /// Number of games in total (at least 1).
+    #[arg(long, default_value_t = 10_000, value_parser = super::samples)]
     pub games: u64,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
@@ -25,8 +27,8 @@ pub struct SelfplayArgs {
     /// Rule preset: house or uecda.
     #[arg(long, default_value = "house")]
     pub rules: String,
-    /// Games per match (titles carry over inside a match).
-    #[arg(long, default_value_t = 8)]
+    /// Games per match, at least 1 (titles carry over inside a match).
+    #[arg(long, default_value_t = 8, value_parser = super::match_length)]
     pub match_length: u32,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -37,8 +39,8 @@ pub struct SelfplayArgs {
 /// (`docs/references.md`) for 4, 5 and 6 players and matches of 4, 8 and 12 games.
 #[derive(clap::Args, Debug, Clone)]
 pub struct StatsArgs {
-    /// Games per cell.
-    #[arg(long, default_value_t = 12_000)]
+    /// Games per cell (at least 1).
+    #[arg(long, default_value_t = 12_000, value_parser = super::samples)]
     pub games: u64,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
@@ -76,6 +78,7 @@ pub fn run_easy_games(
     games: u64,
     match_length: u32,
     seed: u64,
+    games_done: &(dyn Fn(u64) + Sync),
 ) -> Result<Summary, String> {
     let match_length = u64::from(match_length.max(1));
     let matches = games.div_ceil(match_length);
@@ -86,7 +89,10 @@ pub fn run_easy_games(
         .map(|m| {
             let len = match_length.min(games - m * match_length) as u32;
             let match_seed = StableHasher::new().u64(seed).u64(m).finish();
-            play_match(&policies, len, match_seed, rules).map_err(|e| format!("match {m}: {e}"))
+            let record = play_match(&policies, len, match_seed, rules)
+                .map_err(|e| format!("match {m}: {e}"));
+            games_done(u64::from(len));
+            record
         })
         .collect::<Result<_, _>>()?;
     let mut summary = Summary {
@@ -111,8 +117,10 @@ pub fn run_easy_games(
     Ok(summary)
 }
 
-fn preset(name: &str) -> Result<RuleSet, String> {
-    RuleSet::by_name(name).ok_or_else(|| format!("unknown rules {name:?}; use house or uecda"))
+fn preset(name: &str) -> Result<RuleSet, ToolError> {
+    RuleSet::by_name(name).ok_or_else(|| {
+        ToolError::usage(format!("--rules {name}: unknown rules; use house or uecda"))
+    })
 }
 
 fn pct((lo, hi): (f64, f64)) -> String {
@@ -120,19 +128,25 @@ fn pct((lo, hi): (f64, f64)) -> String {
 }
 
 /// Entry point of `climbot selfplay daifugo`.
-pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
+pub fn selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
     let rules = preset(&args.rules)?;
     if !(3..=7).contains(&args.players) {
-        return Err(format!("--players {}: 3..=7 supported", args.players));
+        return Err(ToolError::usage(format!(
+            "--players {}: Daifugo takes 3 to 7",
+            args.players
+        )));
     }
     let start = Instant::now();
+    let progress = Progress::new(args.games, "games");
     let s = run_easy_games(
         rules,
         args.players,
         args.games,
         args.match_length,
         args.seed,
+        &|n| progress.advance(n),
     )?;
+    drop(progress);
     let secs = start.elapsed().as_secs_f64();
     let total_fouls: u64 = s.fouls.iter().sum();
     let pooled = wilson95(total_fouls, s.games * args.players as u64);
@@ -214,7 +228,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), String> {
 }
 
 /// Entry point of `climbot stats daifugo`.
-pub fn stats(args: &StatsArgs) -> Result<(), String> {
+pub fn stats(args: &StatsArgs) -> Result<(), ToolError> {
     let rules = preset(&args.rules)?;
     if !args.json {
         println!(
@@ -223,6 +237,8 @@ pub fn stats(args: &StatsArgs) -> Result<(), String> {
             args.rules, args.games
         );
     }
+    // 3 table sizes times 3 match lengths.
+    let progress = Progress::new(9 * args.games, "games");
     for players in [4usize, 5, 6] {
         for match_length in [4u32, 8, 12] {
             let seed = StableHasher::new()
@@ -230,7 +246,9 @@ pub fn stats(args: &StatsArgs) -> Result<(), String> {
                 .u64(players as u64)
                 .u64(u64::from(match_length))
                 .finish();
-            let s = run_easy_games(rules, players, args.games, match_length, seed)?;
+            let s = run_easy_games(rules, players, args.games, match_length, seed, &|n| {
+                progress.advance(n)
+            })?;
             let fouls: u64 = s.fouls.iter().sum();
             let trials = s.games * players as u64;
             let (lo, hi) = wilson95(fouls, trials);
@@ -240,27 +258,29 @@ pub fn stats(args: &StatsArgs) -> Result<(), String> {
             let exposed = trials - s.miyako_games;
             let (elo, ehi) = wilson95(fouls, exposed);
             let excl = fouls as f64 / exposed as f64;
-            if args.json {
-                println!(
-                    "{}",
-                    serde_json::json!({
-                        "players": players, "match_length": match_length, "games": s.games,
-                        "forbidden_finish_rate": rate, "ci95": [lo, hi],
-                        "excluding_miyako_victims": excl, "excluding_ci95": [elo, ehi],
-                        "miyako_ochi_rate": miyako,
-                    })
-                );
-            } else {
-                println!(
-                    "  {players} players, matches of {match_length:>2}: {:>6.2}% {}  \
+            progress.suspend(|| {
+                if args.json {
+                    println!(
+                        "{}",
+                        serde_json::json!({
+                            "players": players, "match_length": match_length, "games": s.games,
+                            "forbidden_finish_rate": rate, "ci95": [lo, hi],
+                            "excluding_miyako_victims": excl, "excluding_ci95": [elo, ehi],
+                            "miyako_ochi_rate": miyako,
+                        })
+                    );
+                } else {
+                    println!(
+                        "  {players} players, matches of {match_length:>2}: {:>6.2}% {}  \
                      without miyako-ochi victims {:.2}% {}  miyako-ochi {:.2}% of games",
-                    rate * 100.0,
-                    pct((lo, hi)),
-                    excl * 100.0,
-                    pct((elo, ehi)),
-                    miyako * 100.0
-                );
-            }
+                        rate * 100.0,
+                        pct((lo, hi)),
+                        excl * 100.0,
+                        pct((elo, ehi)),
+                        miyako * 100.0
+                    );
+                }
+            });
         }
     }
     Ok(())

@@ -1,6 +1,10 @@
 //! The `stats dalmuti` and `selfplay dalmuti` subcommands (kept out of `main.rs`).
 
-use super::dalmuti_stats::{MAX_LEAD, beat_probabilities, control_comparison};
+use super::ToolError;
+use super::dalmuti_stats::{
+    MAX_LEAD, beat_probabilities_with_progress, control_comparison_with_progress,
+};
+use super::progress::Progress;
 use crate::bot::StableHasher;
 use crate::dalmuti::Dalmuti;
 use crate::dalmuti::bots::by_name;
@@ -16,8 +20,8 @@ pub struct StatsArgs {
     /// Players at the table (4..=16).
     #[arg(long, default_value_t = 6)]
     pub players: usize,
-    /// Random opening deals to sample.
-    #[arg(long, default_value_t = 100_000)]
+    /// Random opening deals to sample (at least 1).
+    #[arg(long, default_value_t = 100_000, value_parser = super::samples)]
     pub deals: u64,
     /// The seed.
     #[arg(long, default_value_t = 1)]
@@ -37,38 +41,39 @@ pub struct SelfplayArgs {
     /// Players at the table (4..=16).
     #[arg(long, default_value_t = 5)]
     pub players: usize,
-    /// Hands to play (as 20-hand matches; the last one may be shorter).
-    #[arg(long, default_value_t = 10_000)]
+    /// Hands to play, at least 1 (as 20-hand matches; the last one may be shorter).
+    #[arg(long, default_value_t = 10_000, value_parser = super::samples)]
     pub hands: u64,
     /// The seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The policy every seat uses: easy, hard, normal, singles, random (or a weight
-    /// variant such as hard/tempo=0).
-    #[arg(long, default_value = "easy")]
-    pub policy: String,
+    /// The bot in every seat: easy, normal, hard, expert, singles, random; variants
+    /// such as hard/pass_factor=0.5 or expert/iterations=400.
+    #[arg(long, default_value = "easy", alias = "policy")]
+    pub bot: String,
 }
 
-fn check_players(players: usize) -> Result<(), String> {
+fn check_players(players: usize) -> Result<(), ToolError> {
     if (MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
         Ok(())
     } else {
-        Err(format!(
-            "--players {players}: {MIN_PLAYERS} to {MAX_PLAYERS} are supported"
-        ))
+        Err(ToolError::usage(format!(
+            "--players {players}: The Great Dalmuti takes {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )))
     }
 }
 
 /// Runs `stats dalmuti`, printing to stdout.
-pub fn run_stats(args: &StatsArgs) -> Result<(), String> {
+pub fn run_stats(args: &StatsArgs) -> Result<(), ToolError> {
     check_players(args.players)?;
-    if args.deals == 0 {
-        return Err("--deals must be positive".into());
-    }
     if args.analytic {
         return run_control_comparison(args);
     }
-    let table = beat_probabilities(args.players, args.deals, args.seed);
+    let progress = Progress::new(args.deals, "deals");
+    let table = beat_probabilities_with_progress(args.players, args.deals, args.seed, &|n| {
+        progress.advance(n)
+    });
+    drop(progress);
     if args.json {
         println!(
             "{}",
@@ -104,8 +109,12 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn run_control_comparison(args: &StatsArgs) -> Result<(), String> {
-    let rows = control_comparison(args.players, args.deals, args.seed);
+fn run_control_comparison(args: &StatsArgs) -> Result<(), ToolError> {
+    let progress = Progress::new(args.deals, "deals");
+    let rows = control_comparison_with_progress(args.players, args.deals, args.seed, &|n| {
+        progress.advance(n)
+    });
+    drop(progress);
     if args.json {
         println!(
             "{}",
@@ -148,27 +157,32 @@ fn run_control_comparison(args: &StatsArgs) -> Result<(), String> {
 }
 
 /// Runs `selfplay dalmuti`: fails on the first illegal action or broken invariant.
-pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
+pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
     check_players(args.players)?;
-    let boxed = by_name(&args.policy).ok_or_else(|| {
-        format!(
-            "--policy {}: expected easy, hard, normal, singles, random or hard/weight=value",
-            args.policy
-        )
+    let boxed = by_name(&args.bot).ok_or_else(|| {
+        ToolError::usage(format!(
+            "--bot {}: no such Dalmuti bot; one of {}",
+            args.bot,
+            <Dalmuti as crate::game::Game>::BOT_NAMES
+        ))
     })?;
     let policy: &dyn Policy<Dalmuti> = boxed.as_ref();
     let policies = vec![policy; args.players];
     let matches = args.hands.div_ceil(u64::from(MATCH_HANDS));
     let start = Instant::now();
+    let progress = Progress::new(args.hands, "hands");
     let results: Result<Vec<MatchResult>, String> = (0..matches)
         .into_par_iter()
         .map(|m| {
             let hands = (args.hands - m * u64::from(MATCH_HANDS)).min(u64::from(MATCH_HANDS));
             let seed = StableHasher::new().u64(args.seed).u64(m).finish();
-            play_match(&policies, hands as u32, seed)
-                .map_err(|e| format!("match {m} (seed {seed}): {e}"))
+            let result = play_match(&policies, hands as u32, seed)
+                .map_err(|e| format!("match {m} (seed {seed}): {e}"));
+            progress.advance(hands);
+            result
         })
         .collect();
+    drop(progress);
     let elapsed = start.elapsed().as_secs_f64();
     let results = results?;
     let hands: u64 = results.iter().map(|r| r.hands.len() as u64).sum();
@@ -188,7 +202,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
         .filter(|h| h.revolution.is_some_and(|r| r.greater))
         .count();
     println!(
-        "selfplay dalmuti: policy {} players {} seed {}: {matches} matches, {hands} hands, {actions} actions, \
+        "selfplay dalmuti: bot {} players {} seed {}: {matches} matches, {hands} hands, {actions} actions, \
          {revolutions} revolutions, {greater} greater revolutions; every view validated, every action legal, \
          card accounting held after every action",
         policy.name(),

@@ -105,6 +105,16 @@ fn add_deal(hands: &[Cards], counts: &mut Counts) {
 /// `r`, given that the leader can make that lead (Jesters wild on both sides).
 /// Deterministic in `seed`, whatever the thread count.
 pub fn beat_probabilities(players: usize, deals: u64, seed: u64) -> BeatTable {
+    beat_probabilities_with_progress(players, deals, seed, &|_| {})
+}
+
+/// [`beat_probabilities`], telling `deals_done` of the deals as they are counted.
+pub fn beat_probabilities_with_progress(
+    players: usize,
+    deals: u64,
+    seed: u64,
+    deals_done: &(dyn Fn(u64) + Sync),
+) -> BeatTable {
     assert!((MIN_PLAYERS..=MAX_PLAYERS).contains(&players));
     let chunks = deals.div_ceil(CHUNK);
     let total = (0..chunks)
@@ -116,6 +126,7 @@ pub fn beat_probabilities(players: usize, deals: u64, seed: u64) -> BeatTable {
             for _ in 0..n {
                 add_deal(&deal(players, &mut rng), &mut counts);
             }
+            deals_done(n);
             counts
         })
         .reduce(
@@ -193,6 +204,16 @@ pub struct ControlRow {
 /// probability `1 - risk`) and the seat-independence approximation against the Monte
 /// Carlo truth on `deals` random opening deals (leader = seat 0).
 pub fn control_comparison(players: usize, deals: u64, seed: u64) -> Vec<ControlRow> {
+    control_comparison_with_progress(players, deals, seed, &|_| {})
+}
+
+/// [`control_comparison`], telling `deals_done` of each deal as it is counted.
+pub fn control_comparison_with_progress(
+    players: usize,
+    deals: u64,
+    seed: u64,
+    deals_done: &dyn Fn(u64),
+) -> Vec<ControlRow> {
     use crate::dalmuti::knowledge::{Ledger, Opponent};
     assert!((MIN_PLAYERS..=MAX_PLAYERS).contains(&players));
     // [size][rank]: samples, beaten, per-seat beaten, analytic control sum.
@@ -212,6 +233,7 @@ pub fn control_comparison(players: usize, deals: u64, seed: u64) -> Vec<ControlR
         .collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..deals {
+        deals_done(1);
         let hands = deal(players, &mut rng);
         let leader = max_sets(hands[0]);
         let opponents: Vec<Opponent> = (1..players)

@@ -1,8 +1,10 @@
 //! The Lexio subcommands: `climbot stats lexio`, `climbot selfplay lexio` and
 //! `climbot tables lexio-safety`.
 
-use super::lexio_stats::opening_stats;
-use crate::game::Policy;
+use super::ToolError;
+use super::lexio_stats::opening_stats_with_progress;
+use super::progress::Progress;
+use crate::game::{Game, Policy};
 use crate::lexio::Lexio;
 use crate::lexio::bots::by_name;
 use crate::lexio::referee::{deal, play_round, round_seed};
@@ -14,13 +16,13 @@ use std::time::Instant;
 /// `climbot stats lexio`: the design documents' opening-hand statistics.
 #[derive(Args, Debug)]
 pub struct StatsArgs {
-    /// Deals to sample.
-    #[arg(long, default_value_t = 20_000)]
+    /// Deals to sample (at least 1).
+    #[arg(long, default_value_t = 20_000, value_parser = super::samples)]
     pub deals: u64,
     /// Seed of the deals.
     #[arg(long, default_value_t = 20_260_731)]
     pub seed: u64,
-    /// Players (3, 4 or 5).
+    /// Players (3, 4 or 5; the documents' reference figures exist for 5 only).
     #[arg(long, default_value_t = 5)]
     pub players: u32,
     /// Print one JSON object instead of a table.
@@ -34,14 +36,15 @@ pub struct SelfplayArgs {
     /// Players (3, 4 or 5).
     #[arg(long, default_value_t = 5)]
     pub players: u32,
-    /// Rounds to play.
-    #[arg(long, default_value_t = 10_000)]
+    /// Rounds to play (at least 1).
+    #[arg(long, default_value_t = 10_000, value_parser = super::samples)]
     pub rounds: u64,
     /// Seed of the deals.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The bot in every seat (easy, expert, singles, random).
-    #[arg(long, default_value = "easy")]
+    /// The bot in every seat: easy, normal, hard, expert, flat, singles, random;
+    /// variants such as hard/tempo=0 or expert/iterations=400.
+    #[arg(long, default_value = "easy", alias = "policy")]
     pub bot: String,
 }
 
@@ -49,8 +52,8 @@ pub struct SelfplayArgs {
 /// `--validate`, checks the compiled table on held-out deals.
 #[derive(Args, Debug)]
 pub struct SafetyTableArgs {
-    /// Deals per player count (3, 4 and 5 players each get this many).
-    #[arg(long, default_value_t = 400)]
+    /// Deals per player count, at least 1 (3, 4 and 5 players each get this many).
+    #[arg(long, default_value_t = 400, value_parser = super::samples)]
     pub deals: u64,
     /// Seed of the deals.
     #[arg(long, default_value_t = 1)]
@@ -67,15 +70,18 @@ pub struct SafetyTableArgs {
     pub table: Option<std::path::PathBuf>,
 }
 
-fn player_count(n: u32) -> Result<PlayerCount, String> {
+fn player_count(n: u32) -> Result<PlayerCount, ToolError> {
     PlayerCount::from_count(n)
-        .ok_or_else(|| format!("--players {n}: Lexio takes 3, 4 or 5 players"))
+        .ok_or_else(|| ToolError::usage(format!("--players {n}: Lexio takes 3, 4 or 5 players")))
 }
 
 /// Runs `climbot stats lexio`.
-pub fn stats(args: StatsArgs) -> Result<(), String> {
+pub fn stats(args: StatsArgs) -> Result<(), ToolError> {
     let players = player_count(args.players)?;
-    let report = opening_stats(players, args.deals, args.seed);
+    let progress = Progress::new(args.deals, "deals");
+    let report =
+        opening_stats_with_progress(players, args.deals, args.seed, &|n| progress.advance(n));
+    drop(progress);
     if args.json {
         println!("{}", report.to_json());
     } else {
@@ -85,21 +91,30 @@ pub fn stats(args: StatsArgs) -> Result<(), String> {
 }
 
 /// Runs `climbot selfplay lexio`; fails on the first illegal action or broken invariant.
-pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
+pub fn selfplay(args: SelfplayArgs) -> Result<(), ToolError> {
     let players = player_count(args.players)?;
-    let bot: Box<dyn Policy<Lexio>> =
-        by_name(&args.bot).ok_or_else(|| format!("--bot {}: no such Lexio bot", args.bot))?;
+    let bot: Box<dyn Policy<Lexio>> = by_name(&args.bot).ok_or_else(|| {
+        ToolError::usage(format!(
+            "--bot {}: no such Lexio bot; one of {}",
+            args.bot,
+            Lexio::BOT_NAMES
+        ))
+    })?;
     let seats = vec![bot.as_ref(); players.count()];
     let start = Instant::now();
+    let progress = Progress::new(args.rounds, "rounds");
     let actions: Result<Vec<usize>, String> = (0..args.rounds)
         .into_par_iter()
         .map(|i| {
             let seed = round_seed(args.seed, i as u32) ^ i;
-            play_round(players, deal(players, seed), 1, [0; 5], seed, &seats)
+            let actions = play_round(players, deal(players, seed), 1, [0; 5], seed, &seats)
                 .map(|r| r.actions)
-                .map_err(|e| format!("round {i} (deal seed {seed}): {e}"))
+                .map_err(|e| format!("round {i} (deal seed {seed}): {e}"));
+            progress.advance(1);
+            actions
         })
         .collect();
+    drop(progress);
     let actions = actions?;
     let elapsed = start.elapsed().as_secs_f64();
     let total: usize = actions.iter().sum();
@@ -118,8 +133,8 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
 }
 
 /// Runs `climbot tables lexio-safety`.
-pub fn safety_table(args: SafetyTableArgs) -> Result<(), String> {
-    use super::lexio_safety::{generate, validate};
+pub fn safety_table(args: SafetyTableArgs) -> Result<(), ToolError> {
+    use super::lexio_safety::{generate_with_progress, validate_with_progress};
     use crate::lexio::safety::SafetyTable;
     let start = Instant::now();
     if args.validate {
@@ -135,17 +150,22 @@ pub fn safety_table(args: SafetyTableArgs) -> Result<(), String> {
             None => SafetyTable::compiled(),
         };
         if table.seed == args.seed {
-            return Err(format!(
-                "--seed {}: the compiled table was counted on this seed; validate on another",
+            return Err(ToolError::usage(format!(
+                "--seed {}: the table was counted on this seed; validate on another",
                 args.seed
-            ));
+            )));
         }
-        print!("{}", validate(table, args.deals, args.seed));
+        let progress = Progress::new(3 * args.deals, "deals");
+        let report = validate_with_progress(table, args.deals, args.seed, &|n| progress.advance(n));
+        drop(progress);
+        print!("{report}");
         println!("lookup cost: {:.0} ns per beaten_chance", lookup_ns());
         eprintln!("validated in {:.1} s", start.elapsed().as_secs_f64());
         return Ok(());
     }
-    let text = generate(args.deals, args.seed);
+    let progress = Progress::new(3 * args.deals, "deals");
+    let text = generate_with_progress(args.deals, args.seed, &|n| progress.advance(n));
+    drop(progress);
     match &args.out {
         Some(path) => {
             std::fs::write(path, &text).map_err(|e| format!("--out {}: {e}", path.display()))?

@@ -106,6 +106,15 @@ fn walk(players: PlayerCount, deal_seed: u64, mut f: impl FnMut(&Round, &[Sample
 
 /// Counts the table on `deals` deals per player count from `seed`.
 pub fn count(deals: u64, seed: u64) -> SafetyTable {
+    count_with_progress(deals, seed, &|_| {})
+}
+
+/// [`count`], telling `deals_done` of each deal as it is walked (`3 * deals` in all).
+pub fn count_with_progress(
+    deals: u64,
+    seed: u64,
+    deals_done: &(dyn Fn(u64) + Sync),
+) -> SafetyTable {
     let jobs: Vec<(PlayerCount, u64)> = PlayerCount::ALL
         .iter()
         .flat_map(|&p| (0..deals).map(move |i| (p, i)))
@@ -123,6 +132,7 @@ pub fn count(deals: u64, seed: u64) -> SafetyTable {
                         }
                     }
                 });
+                deals_done(1);
                 cells
             },
         )
@@ -143,6 +153,11 @@ pub fn count(deals: u64, seed: u64) -> SafetyTable {
 /// in any order, so the bytes do not depend on the thread count).
 pub fn generate(deals: u64, seed: u64) -> String {
     count(deals, seed).to_text()
+}
+
+/// [`generate`], telling `deals_done` of each deal as it is walked (`3 * deals` in all).
+pub fn generate_with_progress(deals: u64, seed: u64, deals_done: &(dyn Fn(u64) + Sync)) -> String {
+    count_with_progress(deals, seed, deals_done).to_text()
 }
 
 /// Calibration accumulators of one estimator.
@@ -231,6 +246,16 @@ impl Validation {
 /// next to the hypergeometric estimate `1 - prod(1 - beat_chance(seat))` over the seat
 /// models of the same positions. Groups: all, pairs and triples, 5-tile plays.
 pub fn validate(table: &SafetyTable, deals: u64, seed: u64) -> String {
+    validate_with_progress(table, deals, seed, &|_| {})
+}
+
+/// [`validate`], telling `deals_done` of each deal as it is walked (`3 * deals` in all).
+pub fn validate_with_progress(
+    table: &SafetyTable,
+    deals: u64,
+    seed: u64,
+    deals_done: &(dyn Fn(u64) + Sync),
+) -> String {
     let jobs: Vec<(PlayerCount, u64)> = PlayerCount::ALL
         .iter()
         .flat_map(|&p| (0..deals).map(move |i| (p, i)))
@@ -262,6 +287,7 @@ pub fn validate(table: &SafetyTable, deals: u64, seed: u64) -> String {
                     }
                 }
             });
+            deals_done(1);
             v
         })
         .collect();

@@ -8,7 +8,7 @@ use crate::lexio::moves::for_each_lead;
 use crate::lexio::plan::{PlanTable, greedy_plays};
 use crate::lexio::referee::deal;
 use crate::lexio::tiles::{PlayerCount, TileSet};
-use crate::stats::{Z95, wilson95};
+use crate::stats::{difference95, wilson95};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -62,11 +62,13 @@ pub struct Nuts {
     pub rate: f64,
     /// Wilson 95% interval.
     pub ci95: (f64, f64),
-    /// The document's figure (holders, rate) for 5 players, 20,000 deals.
-    pub document: (u64, f64),
-    /// Whether ours and the document's agree within the two samples' combined 95%
-    /// interval (a two-proportion z-test at 5%).
-    pub agrees: bool,
+    /// The document's figure (holders, rate), measured on 20,000 deals at 5 players:
+    /// `None` at 3 and 4 players, where the documents give none.
+    pub document: Option<(u64, f64)>,
+    /// Whether ours and the document's agree: the 95% interval of the difference of
+    /// the two rates (Newcombe's, valid at 0% and 100%) holds 0. `None` without a
+    /// document figure or without holders.
+    pub agrees: Option<bool>,
 }
 
 /// The whole report.
@@ -131,18 +133,26 @@ fn beats(other: &[Option<Key>; 8], category: Category, key: Key) -> bool {
         .any(|c| other[c.index()].is_some_and(|k| k > key))
 }
 
-/// Two-proportion z-test: true when the difference is within the combined 95% interval.
-fn agree(p1: f64, n1: u64, p2: f64, n2: u64) -> bool {
-    if n1 == 0 || n2 == 0 {
-        return false;
-    }
-    let se = (p1 * (1.0 - p1) / n1 as f64 + p2 * (1.0 - p2) / n2 as f64).sqrt();
-    // With both rates at 0 or 1 the samples agree exactly.
-    (p1 - p2).abs() <= Z95 * se + f64::EPSILON
+/// Whether `safe` of `holders` agrees with the document's `rate` of `doc_holders`: the
+/// 95% interval of the difference holds 0. `None` without holders.
+fn agree(safe: u64, holders: u64, doc_rate: f64, doc_holders: u64) -> Option<bool> {
+    // The document prints a rounded rate; its count is the nearest whole number.
+    let doc_safe = (doc_rate * doc_holders as f64).round() as u64;
+    difference95(safe, holders, doc_safe, doc_holders).map(|(lo, hi)| lo <= 0.0 && 0.0 <= hi)
 }
 
 /// Runs the statistics over `deals` seeded deals.
 pub fn opening_stats(players: PlayerCount, deals: u64, seed: u64) -> LexioStats {
+    opening_stats_with_progress(players, deals, seed, &|_| {})
+}
+
+/// [`opening_stats`], telling `deals_done` of each deal as it is counted.
+pub fn opening_stats_with_progress(
+    players: PlayerCount,
+    deals: u64,
+    seed: u64,
+    deals_done: &dyn Fn(u64),
+) -> LexioStats {
     let p = players.count();
     let mut any_five = 0;
     let mut four = 0;
@@ -153,6 +163,7 @@ pub fn opening_stats(players: PlayerCount, deals: u64, seed: u64) -> LexioStats 
     let mut holders = [0u64; 8];
     let mut safe = [0u64; 8];
     for i in 0..deals {
+        deals_done(1);
         let hands = deal(
             players,
             StableHasher::new()
@@ -211,6 +222,7 @@ pub fn opening_stats(players: PlayerCount, deals: u64, seed: u64) -> LexioStats 
         .map(|&(c, doc_holders, doc_rate)| {
             let (h, s) = (holders[c.index()], safe[c.index()]);
             let rate = if h == 0 { 0.0 } else { s as f64 / h as f64 };
+            let document = (players == PlayerCount::Five).then_some((doc_holders, doc_rate));
             (
                 c.name().to_string(),
                 Nuts {
@@ -218,8 +230,8 @@ pub fn opening_stats(players: PlayerCount, deals: u64, seed: u64) -> LexioStats 
                     safe: s,
                     rate,
                     ci95: wilson95(s, h),
-                    document: (doc_holders, doc_rate),
-                    agrees: agree(rate, h, doc_rate, doc_holders),
+                    document,
+                    agrees: document.and_then(|_| agree(s, h, doc_rate, doc_holders)),
                 },
             )
         })
@@ -240,7 +252,8 @@ pub fn opening_stats(players: PlayerCount, deals: u64, seed: u64) -> LexioStats 
 
 impl LexioStats {
     /// The JSON object of `--json`: `deals`, `seed`, `players`, the seed-000 rates, and
-    /// `nuts.<kind>.{holders,safe,rate,ci95,document,agrees}`.
+    /// `nuts.<kind>.{holders,safe,rate,ci95,document,agrees}` (`document` and `agrees`
+    /// null where the documents give no figure: 3 and 4 players).
     pub fn to_json(&self) -> serde_json::Value {
         let rate = |r: &Rate| serde_json::json!({"count": r.count, "rate": r.rate, "ci95": [r.ci95.0, r.ci95.1]});
         let nuts: serde_json::Map<String, serde_json::Value> = self
@@ -252,7 +265,7 @@ impl LexioStats {
                     serde_json::json!({
                         "holders": n.holders, "safe": n.safe, "rate": n.rate,
                         "ci95": [n.ci95.0, n.ci95.1],
-                        "document": {"holders": n.document.0, "rate": n.document.1},
+                        "document": n.document.map(|(holders, rate)| serde_json::json!({"holders": holders, "rate": rate})),
                         "agrees": n.agrees,
                     }),
                 )
@@ -316,9 +329,20 @@ impl LexioStats {
                 "  {name:<16} {:>8} {:>22} {:>22}  {}\n",
                 n.holders,
                 format!("{} [{}, {}]", pct(n.rate), pct(n.ci95.0), pct(n.ci95.1)),
-                format!("{} ({})", pct(n.document.1), n.document.0),
-                if n.agrees { "yes" } else { "NO" }
+                n.document
+                    .map_or("-".to_string(), |(holders, rate)| format!(
+                        "{} ({holders})",
+                        pct(rate)
+                    )),
+                match n.agrees {
+                    Some(true) => "yes",
+                    Some(false) => "NO",
+                    None => "-",
+                }
             );
+        }
+        if self.nuts.iter().all(|(_, n)| n.document.is_none()) {
+            s += "  (the documents give figures for 5 players only: nothing to compare)\n";
         }
         s += &format!(
             "\nhand plans: minimum plays {:.2} on average; a greedy split (largest play first) \
@@ -344,5 +368,29 @@ mod tests {
         assert_eq!(single.holders, 2000);
         assert!(single.ci95.0 < 0.2 && 0.2 < single.ci95.1, "{single:?}");
         assert!(s.any_five.rate > 0.7 && s.any_five.rate < 0.9);
+        assert!(s.nuts.iter().all(|(_, n)| n.document.is_some()));
+    }
+
+    #[test]
+    fn reference_figures_are_compared_at_5_players_only() {
+        for players in [PlayerCount::Three, PlayerCount::Four] {
+            let s = opening_stats(players, 50, 1);
+            for (kind, n) in &s.nuts {
+                assert_eq!((n.document, n.agrees), (None, None), "{kind}");
+            }
+            assert!(s.to_table().contains("5 players only"));
+            assert!(!s.to_table().contains("NO"));
+        }
+    }
+
+    #[test]
+    fn agreement_holds_at_0_and_100_percent_on_small_samples() {
+        // Four-plus-one's document rate is 95.1% of 309: 5 safe of 5 agrees, 0 of 5
+        // does not, and a rate of 0% can agree with a small document rate.
+        assert_eq!(agree(5, 5, 0.951, 309), Some(true));
+        assert_eq!(agree(0, 5, 0.951, 309), Some(false));
+        assert_eq!(agree(0, 20, 0.007, 7_054), Some(true));
+        assert_eq!(agree(3960, 20_000, 0.198, 20_000), Some(true));
+        assert_eq!(agree(0, 0, 0.5, 100), None);
     }
 }

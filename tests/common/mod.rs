@@ -262,6 +262,54 @@ pub fn played_tiles(decision: &pb::Decision) -> Option<Vec<pb::LexioTile>> {
     }
 }
 
+// ---------------------------------------------------------------- the real binary
+
+/// Starts the real binary (`climbot serve`, this build) with `slots` decision slots,
+/// JSON logs and `extra` arguments, on ephemeral ports; returns it and its gRPC address.
+pub fn spawn_server(slots: usize, extra: &[&str]) -> (std::process::Child, SocketAddr) {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_climbot"));
+    for (key, _) in std::env::vars() {
+        if key.starts_with("CLIMBOT_") {
+            command.env_remove(key);
+        }
+    }
+    let mut child = command
+        .args([
+            "serve",
+            "--grpc-addr",
+            "127.0.0.1:0",
+            "--metrics-addr",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+            "--decision-slots",
+            &slots.to_string(),
+        ])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = BufReader::new(stdout).lines();
+    let addr = loop {
+        let line = lines.next().expect("a start line").unwrap();
+        let json: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if json["fields"]["message"] == "climbot starting" {
+            break json["fields"]["grpc_addr"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+        }
+    };
+    // Refused calls log warnings: keep reading.
+    std::thread::spawn(move || for _ in lines {});
+    (child, addr)
+}
+
 // ---------------------------------------------------------------- raw HTTP/2
 
 /// A raw HTTP/2 connection (the `h2` crate), for what a gRPC library would not send:

@@ -5,14 +5,21 @@
 //! `score = plan * plan_gain + control * (control_prob * control_value)
 //!        - tempo * tempo_risk_after + finish * finish_line`
 //!
-//! where the pass's control term is `continuation * continuation_value` (the option to
-//! re-enter the trick after someone raises: a passed seat may play again). A play that
+//! where the plan gain is split in the explanation into `plan` (plays saved, lead
+//! safety, orphans) and `strength` (the strong cards spent), and the pass scores
+//! `continuation * continuation_value` (the option to re-enter the trick after someone
+//! raises: a passed seat may play again; the re-entry is valued net of what it spends)
+//! and `- concede * concession` (the lead the table's owner gets if nobody else beats
+//! it: one play it gains in the race, and the hand if that play empties it). A play that
 //! empties the hand always wins (`out`), and a play that blocks a seat about to go out
 //! this trick gets `block` when the threat can actually be blocked. Near-equal
 //! candidates are drawn by a seeded softmax. Tax returns minimise the expected gain
 //! handed to the receiver plus the damage to our own plan; revolutions weigh the four
-//! terms of Dalmuti Part 3. The normal bot is the same computation with less information: a
-//! ledger that forgets plays older than two tricks and ignores passes.
+//! terms of Dalmuti Part 3. The normal bot is the same computation with less information
+//! (a ledger that ignores passes and what the taxes reveal) and a wider softmax. It does
+//! not forget plays: a forgetful ledger counts old strong cards as still out, so nothing
+//! it holds ever looks safe and it lost to an easy bot in a field of its own kind
+//! (`docs/dalmuti-hard.md`).
 
 use super::DalmutiDecision;
 use crate::bot::{DecisionContext, Explained, draw_index, parse_override, softmax_probabilities};
@@ -41,6 +48,14 @@ pub struct Weights {
     pub control: f64,
     /// Scale of the pass's continuation value, relative to `control` (0 = ablation).
     pub continuation: f64,
+    /// How much of its own plan gain a re-entry counts in the continuation value: 1 =
+    /// its plan gain net of the strength it spends is added to its control value, as
+    /// for a play now; 0 = only its control counts, the cards it spends come free.
+    pub reentry_cost: f64,
+    /// Scale of the pass's concession: the chance the table's owner keeps the trick
+    /// (every other seat able to beat it holds back or cannot) times what the lead is
+    /// worth to it (one play, plus twice its chance to go out with it).
+    pub concede: f64,
     /// Scale of the tempo risk after the action.
     pub tempo: f64,
     /// 1 = tempo risk ignores the candidate (ablation: the bar stays the table's).
@@ -82,6 +97,8 @@ impl Weights {
             "strength" => &mut self.strength,
             "control" => &mut self.control,
             "continuation" => &mut self.continuation,
+            "reentry_cost" => &mut self.reentry_cost,
+            "concede" => &mut self.concede,
             "tempo" => &mut self.tempo,
             "tempo_static" => &mut self.tempo_static,
             "finish" => &mut self.finish,
@@ -117,7 +134,7 @@ pub struct HardBot {
 
 /// The hard bot (full memory, passes as evidence).
 pub static HARD: HardBot = HardBot::hard();
-/// The normal bot (forgetful ledger, passes ignored).
+/// The normal bot (passes and taxes ignored, wider softmax).
 pub static NORMAL: HardBot = HardBot::normal();
 
 impl HardBot {
@@ -134,15 +151,16 @@ impl HardBot {
         }
     }
 
-    /// The normal level: the same computation on less information.
+    /// The normal level: the same computation on less information (passes and taxes
+    /// ignored) and with a wider, hotter softmax between candidates.
     pub const fn normal() -> HardBot {
         let mut w = DEFAULT_WEIGHTS;
-        w.temperature = 0.1;
-        w.margin = 0.2;
+        w.temperature = 0.3;
+        w.margin = 0.6;
         HardBot {
             weights: w,
             memory: Memory {
-                tricks: Some(2),
+                tricks: None,
                 pass_factor: 1.0,
                 taxes: false,
             },
@@ -170,14 +188,18 @@ impl HardBot {
         for_each_legal_play(hand, table, |p| plays.push(p));
         let block = table.and_then(|t| self.must_block(l, t, &plays));
         if let Some(t) = table {
-            let cont = self.continuation_value(hand, l, t);
+            let cont = self.continuation_value(hand, l, t, &before);
             let tempo = self.tempo_risk_after(l, t);
+            let concession = view
+                .table_owner()
+                .map_or(0.0, |owner| self.concession(l, t, owner));
             out.push(explained(
                 DalmutiDecision::Pass,
                 vec![
                     ("plan", 0.0),
                     ("control", w.control * w.continuation * cont),
                     ("tempo", -w.tempo * tempo),
+                    ("concede", -w.concede * concession),
                 ],
             ));
         }
@@ -188,7 +210,8 @@ impl HardBot {
                 continue;
             }
             let after = best_plan(after_hand, l);
-            let gain = after.value() - before.value() - w.strength * card_strength(p.cards());
+            let gain = after.value() - before.value();
+            let spent = w.strength * card_strength(p.cards());
             let cp = l.control_prob(p.rank(), p.size(), w.hold);
             let cv = control_value(&after, l);
             let bar = if w.tempo_static != 0.0 {
@@ -200,6 +223,7 @@ impl HardBot {
             let finish = if after.finishes_from_lead() { cp } else { 0.0 };
             let mut terms = vec![
                 ("plan", w.plan * gain),
+                ("strength", -w.plan * spent),
                 ("control", w.control * cp * cv),
                 ("tempo", -w.tempo * tempo),
                 ("finish", w.finish * finish),
@@ -238,8 +262,18 @@ impl HardBot {
 
     /// The pass's option value (Dalmuti Part 3): the chance someone raises, times the value,
     /// under the raise distribution conditioned on a raise, of re-entering on the
-    /// raised bar with our best follow (its control probability times control value).
-    fn continuation_value(&self, hand: Cards, l: &Ledger, table: Play) -> f64 {
+    /// raised bar with our best follow (its control probability times control value,
+    /// plus `reentry_cost` times its plan gain net of the strength it spends, in control
+    /// units: a re-entry spends cards just as a play now does; never below 0, as we may
+    /// stay out).
+    fn continuation_value(&self, hand: Cards, l: &Ledger, table: Play, before: &Plan) -> f64 {
+        let w = &self.weights;
+        // Plan units to control units (the pass's term is scaled by `control`).
+        let cost_scale = if w.control > 0.0 {
+            w.reentry_cost * w.plan / w.control
+        } else {
+            0.0
+        };
         let k = table.size();
         let quiet: f64 = (0..l.seats.len())
             .map(|i| 1.0 - l.seat_beat_risk_at(i, table.rank(), k))
@@ -279,14 +313,35 @@ impl HardBot {
                     // Re-entering to go out: worth the most a lead can be.
                     f64::from(k) + 1.0
                 } else {
-                    l.control_prob(c.rank(), c.size(), self.weights.hold)
-                        * control_value(&best_plan(after, l), l)
+                    let plan = best_plan(after, l);
+                    let cost =
+                        plan.value() - before.value() - w.strength * card_strength(c.cards());
+                    l.control_prob(c.rank(), c.size(), w.hold) * control_value(&plan, l)
+                        + cost_scale * cost
                 };
                 best = best.max(v);
             });
             reentry += weight * best;
         }
         p_raise * reentry
+    }
+
+    /// What passing concedes to `owner`, the seat that made the table's play: the chance
+    /// that no other active opponent beats the table (each able one holding back with
+    /// `hold`) times what the lead is then worth to the owner: one play gained, plus
+    /// twice its chance to go out with it (its whole hand one set). 0 when the owner is
+    /// out (the lead passes on).
+    fn concession(&self, l: &Ledger, table: Play, owner: usize) -> f64 {
+        let Some(o) = l.seats.iter().position(|s| s.seat == owner) else {
+            return 0.0;
+        };
+        let stands: f64 = (0..l.seats.len())
+            .filter(|&i| i != o)
+            .map(|i| {
+                1.0 - l.seat_beat_risk_at(i, table.rank(), table.size()) * (1.0 - self.weights.hold)
+            })
+            .product();
+        stands * (1.0 + 2.0 * l.one_set_prob(o))
     }
 
     /// The tempo risk left after the action: for every active opponent, twice its
@@ -427,6 +482,8 @@ const DEFAULT_WEIGHTS: Weights = Weights {
     strength: 1.0,
     control: 0.5,
     continuation: 1.0,
+    reentry_cost: 1.0,
+    concede: 0.5,
     tempo: 0.25,
     tempo_static: 0.0,
     finish: 4.0,
@@ -673,6 +730,51 @@ mod tests {
             return;
         }
         panic!("no deal gave the GP both Jesters");
+    }
+
+    /// The pass's `control` (continuation) and `concede` terms.
+    fn pass_terms(bot: &HardBot, view: &DalmutiView) -> (f64, f64) {
+        let all = bot.scored(view);
+        let pass = all
+            .iter()
+            .find(|e| e.action == DalmutiDecision::Pass)
+            .expect("following: the pass is a candidate");
+        let term = |name| pass.terms.iter().find(|t| t.0 == name).map_or(0.0, |t| t.1);
+        (term("control"), term("concede"))
+    }
+
+    #[test]
+    fn a_pass_pays_for_the_lead_it_concedes_and_a_reentry_counts_its_cost() {
+        let mut free = HARD;
+        free.weights = free.weights.with_override("reentry_cost=0").unwrap();
+        let (mut conceded, mut cheaper, mut total, mut dearer) = (0, 0, 0, 0);
+        for seed in 0..30u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let hands = deal(6, &mut rng);
+            let seating: Vec<usize> = (0..6).collect();
+            let mut state = HandState::new(&hands, &seating, &[0; 6], 1, 4);
+            while let Some(view) = state.view().unwrap() {
+                if view.phase() == Phase::Play && view.table().is_some() {
+                    let (cont, concede) = pass_terms(&HARD, &view);
+                    let (free_cont, free_concede) = pass_terms(&free, &view);
+                    assert!(concede <= 0.0 && cont >= 0.0, "seed {seed}");
+                    assert_eq!(concede, free_concede);
+                    total += 1;
+                    conceded += usize::from(concede < 0.0);
+                    cheaper += usize::from(cont < free_cont);
+                    dearer += usize::from(cont > free_cont);
+                }
+                let d = crate::dalmuti::bots::easy::easy_decision(&view);
+                state.apply(d, "easy").unwrap();
+            }
+        }
+        // The re-entry's cost moves the option value both ways: down when re-entering
+        // spends strong cards for no play saved, up when it sheds a whole set.
+        assert!(
+            total > 1000 && conceded > total / 2,
+            "{conceded} of {total}"
+        );
+        assert!(cheaper > 100 && dearer > 100, "{cheaper} {dearer}");
     }
 
     #[test]
