@@ -25,7 +25,7 @@ pub struct PlayArgs {
     pub name: String,
     /// The Daifugo bot: a served level (easy, normal, hard, expert) or, without
     /// `--via`, any arena bot name.
-    #[arg(long, default_value = "hard")]
+    #[arg(long, default_value = "hard", value_parser = parse_level)]
     pub level: String,
     /// The time budget of one decision in milliseconds (default: the bot's own limit).
     #[arg(long)]
@@ -157,6 +157,14 @@ impl Decider {
             }
         }
     }
+}
+
+/// `--level` at parse time, so an unknown bot is a usage error (exit 64) like every
+/// other bad flag.
+fn parse_level(text: &str) -> Result<String, String> {
+    Daifugo::bot(text)
+        .map(|_| text.to_owned())
+        .ok_or_else(|| format!("one of {}", Daifugo::BOT_NAMES))
 }
 
 fn io_error(what: &str) -> impl Fn(std::io::Error) -> String + '_ {
