@@ -121,6 +121,11 @@ fn flags_and_values_the_game_does_not_have_are_usage_errors() {
     }
     refused(&arena(&["--lineup", "nosuch"]), 64, &["--lineup", "nosuch"]);
     refused(
+        &["uecda", "play", "--level", "nosuch", "--games", "1"],
+        64,
+        &["--level", "nosuch"],
+    );
+    refused(
         &[
             "arena",
             "--game",

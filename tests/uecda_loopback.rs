@@ -18,6 +18,7 @@ fn play_match(games: u32, deals: Deals, levels: [&str; 5]) -> (ServerReport, Vec
         seed: 7,
         timeout_s: 60,
         quiet: true,
+        record: None,
     };
     let server = thread::spawn(move || server::run(&listener, &serve_args));
     let clients: Vec<_> = levels
@@ -147,6 +148,8 @@ fn passer(addr: String) -> Vec<i32> {
 fn twenty_passes_in_a_row_end_a_game_and_unreadable_submissions_are_passes() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
     let addr = listener.local_addr().expect("an address").to_string();
+    let record_path =
+        std::env::temp_dir().join(format!("climbot-uecda-passes-{}.txt", std::process::id()));
     let args = ServeArgs {
         port: 0,
         host: "127.0.0.1".into(),
@@ -155,6 +158,7 @@ fn twenty_passes_in_a_row_end_a_game_and_unreadable_submissions_are_passes() {
         seed: 3,
         timeout_s: 60,
         quiet: true,
+        record: Some(record_path.clone()),
     };
     let server = thread::spawn(move || server::run(&listener, &args));
     let mut clients = Vec::new();
@@ -178,4 +182,14 @@ fn twenty_passes_in_a_row_end_a_game_and_unreadable_submissions_are_passes() {
         sorted.sort_unstable();
         assert_eq!(sorted, [0, 1, 2, 3, 4]);
     }
+    // The record replays: 20 passes per game, the places drawn at random unchecked.
+    let text = std::fs::read_to_string(&record_path).expect("the record");
+    std::fs::remove_file(&record_path).ok();
+    let record = climbot::uecda::record::parse_record(&text).expect("a readable record");
+    let check = climbot::uecda::record::check(&record);
+    assert!(check.problems.is_empty(), "{}", check.summary());
+    assert_eq!(
+        (check.ended_on_passes, check.turns, check.passes),
+        (3, 60, 60)
+    );
 }

@@ -25,7 +25,7 @@ pub struct PlayArgs {
     pub name: String,
     /// The Daifugo bot: a served level (easy, normal, hard, expert) or, without
     /// `--via`, any arena bot name.
-    #[arg(long, default_value = "hard")]
+    #[arg(long, default_value = "hard", value_parser = parse_level)]
     pub level: String,
     /// The time budget of one decision in milliseconds (default: the bot's own limit).
     #[arg(long)]
@@ -159,6 +159,14 @@ impl Decider {
     }
 }
 
+/// `--level` at parse time, so an unknown bot is a usage error (exit 64) like every
+/// other bad flag.
+fn parse_level(text: &str) -> Result<String, String> {
+    Daifugo::bot(text)
+        .map(|_| text.to_owned())
+        .ok_or_else(|| format!("one of {}", Daifugo::BOT_NAMES))
+}
+
 fn io_error(what: &str) -> impl Fn(std::io::Error) -> String + '_ {
     move |e| format!("{what}: {e}")
 }
@@ -227,7 +235,11 @@ pub fn run(args: &PlayArgs) -> Result<ClientReport, String> {
         }
         loop {
             let turn = codec::read_table(&mut reader).map_err(io_error("turn"))?;
-            if tracker.on_turn(&turn)? {
+            if tracker.on_turn(&turn)? && tracker.group_of_five_on_table() {
+                // Nothing beats a group of five, and no climbot view can show it.
+                codec::write_table(&mut writer, &codec::empty_table()).map_err(io_error("pass"))?;
+                codec::read_int(&mut reader).map_err(io_error("acknowledgement"))?;
+            } else if tracker.status().my_turn {
                 let input = tracker.view_input(None);
                 let decision = match DaifugoView::new(input.clone()) {
                     Ok(view) => {

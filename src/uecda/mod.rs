@@ -7,6 +7,7 @@
 
 pub mod client;
 pub mod codec;
+pub mod record;
 pub mod server;
 pub mod tracker;
 
@@ -17,6 +18,8 @@ pub enum UecdaCommand {
     Play(client::PlayArgs),
     /// Referee a UECda match for 5 clients on climbot's referee.
     Serve(server::ServeArgs),
+    /// Replay a UECda match record on climbot's referee: every play legal, the same places.
+    CheckRecord(record::CheckRecordArgs),
 }
 
 /// Runs a `climbot uecda` subcommand.
@@ -24,5 +27,6 @@ pub fn run(command: &UecdaCommand) -> Result<(), String> {
     match command {
         UecdaCommand::Play(args) => client::play(args),
         UecdaCommand::Serve(args) => server::serve(args),
+        UecdaCommand::CheckRecord(args) => record::check_record(args),
     }
 }

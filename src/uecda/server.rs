@@ -10,8 +10,12 @@
 //! - an illegal or unreadable submission is answered with 8 and counted as a pass;
 //! - 20 passes in a row (rejected submissions included) end the game, and the players
 //!   still holding cards take the remaining places in a random order.
+//!
+//! With `--record FILE` it writes the match record in the format of FujiGokoro's UECda
+//! server (`super::record`), one game at a time.
 
 use super::codec::{self, PLAYERS, Status, Table};
+use super::record::{self, RecordedGame};
 use super::tracker::class_of_title;
 use crate::bot::{StableHasher, shuffle, uniform_below};
 use crate::daifugo::DaifugoDecision;
@@ -22,8 +26,9 @@ use crate::daifugo::view::PhaseInput;
 use crate::stats::mean_ci95;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
-use std::io::{BufReader, BufWriter};
+use std::io::{BufReader, BufWriter, Write};
 use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Passes in a row that end a game.
@@ -66,6 +71,10 @@ pub struct ServeArgs {
     /// Print only the results table.
     #[arg(long)]
     pub quiet: bool,
+    /// Write the match record to this file (the format of FujiGokoro's UECda server;
+    /// `climbot uecda check-record` replays it).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
 }
 
 /// What a served match produced.
@@ -199,6 +208,16 @@ pub fn run(listener: &TcpListener, args: &ServeArgs) -> Result<ServerReport, Str
         clients.push(client);
         names.push(name);
     }
+    let mut record_file = match &args.record {
+        Some(path) => {
+            let mut file = std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            file.write_all(record::header(&names).as_bytes())
+                .map_err(|e| format!("record: {e}"))?;
+            Some(file)
+        }
+        None => None,
+    };
     let mut report = ServerReport {
         names,
         rejected: vec![0; PLAYERS],
@@ -229,7 +248,7 @@ pub fn run(listener: &TcpListener, args: &ServeArgs) -> Result<ServerReport, Str
             }
         };
         report.exchanged.push(titles.is_some());
-        let (places, aborted, plays) = play_game(
+        let (places, aborted, plays, game_record) = play_game(
             &mut clients,
             &mut rng,
             &seats,
@@ -243,6 +262,11 @@ pub fn run(listener: &TcpListener, args: &ServeArgs) -> Result<ServerReport, Str
             next[p] = Title::for_place(i + 1, PLAYERS);
         }
         titles = Some(next);
+        if let Some(file) = record_file.as_mut() {
+            file.write_all(game_record.to_text().as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|e| format!("record: {e}"))?;
+        }
         report.accepted_plays += plays;
         report.places.push(places);
         report.aborted.push(aborted);
@@ -318,8 +342,8 @@ fn status_for(
     status
 }
 
-/// Plays one game; returns the places (players), whether 20 passes ended it, and the
-/// plays accepted.
+/// Plays one game; returns the places (players), whether 20 passes ended it, the plays
+/// accepted and the game's record.
 fn play_game(
     clients: &mut [Client],
     rng: &mut ChaCha8Rng,
@@ -328,7 +352,7 @@ fn play_game(
     dealt: &[CardSet; PLAYERS],
     last_game: bool,
     rejected: &mut [usize],
-) -> Result<(Vec<usize>, bool, usize), String> {
+) -> Result<(Vec<usize>, bool, usize, RecordedGame), String> {
     let seat_of = |p: usize| seats.iter().position(|&x| x == p).expect("seated");
     let mut referee = Referee::new(RuleSet::uecda(), PLAYERS).map_err(|e| e.to_string())?;
     if let Some(t) = titles {
@@ -367,6 +391,7 @@ fn play_game(
         status.write(&mut table);
         client.send_table(&table)?;
     }
+    let mut changed = [CardSet::EMPTY; PLAYERS];
     while referee.phase() == GamePhase::Exchange {
         let seat = referee.to_act().expect("a giver");
         let player = seats[seat];
@@ -386,7 +411,19 @@ fn play_game(
         referee
             .apply(seat, &DaifugoDecision::Exchange(cards))
             .map_err(|e| e.to_string())?;
+        changed[player] = cards;
     }
+    let original: [CardSet; PLAYERS] = std::array::from_fn(|p| referee.hands()[seat_of(p)]);
+    if let (true, Some(t)) = (exchange, titles) {
+        for (p, title) in t.iter().enumerate() {
+            match title {
+                Title::Hinmin => changed[p] = strongest_cards(dealt[p], 1),
+                Title::Daihinmin => changed[p] = strongest_cards(dealt[p], 2),
+                _ => {}
+            }
+        }
+    }
+    let mut turns: Vec<Table> = Vec::new();
 
     let mut stage = codec::empty_table();
     let mut passes_in_row = 0u32;
@@ -423,6 +460,11 @@ fn play_game(
         } else {
             codec::REJECTED
         })?;
+        let mut recorded = codec::empty_table();
+        if accepted {
+            recorded[..5].copy_from_slice(&submitted[..5]);
+        }
+        turns.push(recorded);
         if accepted && matches!(decision, Some(DaifugoDecision::Play(_))) {
             plays += 1;
             passes_in_row = 0;
@@ -464,11 +506,21 @@ fn play_game(
             order
         }
     };
-    Ok((
-        place_seats.iter().map(|&s| seats[s]).collect(),
-        aborted,
-        plays,
-    ))
+    let places: Vec<usize> = place_seats.iter().map(|&s| seats[s]).collect();
+    let mut result = [0; PLAYERS];
+    for (place, &p) in places.iter().enumerate() {
+        result[p] = place;
+    }
+    let game_record = RecordedGame {
+        classes: std::array::from_fn(|p| titles.map_or(p, |t| class_of_title(t[p]) as usize)),
+        seats: std::array::from_fn(seat_of),
+        dealt: *dealt,
+        changed,
+        original,
+        plays: turns,
+        result,
+    };
+    Ok((places, aborted, plays, game_record))
 }
 
 /// `climbot uecda serve`: listens, plays the match, prints the results table.

@@ -22,6 +22,9 @@ pub enum Seen {
     Played(usize, Play),
     /// `player` passed (or had a submission rejected).
     Passed(usize),
+    /// `player` played a group of five: four of a kind and the joker, which the
+    /// reference server accepts and climbot's rules lack. Nothing beats it.
+    PlayedFive(usize, CardSet),
 }
 
 /// The game state of one client.
@@ -35,12 +38,31 @@ pub struct Tracker {
     dealt: CardSet,
     table: Option<(Play, usize)>,
     table_cells: Table,
+    /// A group of five is on the table (then `table` is `None`: no climbot play).
+    five_on_table: bool,
     passed: [bool; PLAYERS],
     log: Vec<(usize, Option<CardSet>)>,
     played: CardSet,
     finish_order: Vec<usize>,
     first_turn_seen: bool,
     warnings: Vec<String>,
+}
+
+/// The cards of a group of five as the reference server takes it: the four naturals of
+/// one rank and the joker (2) on row 4 of that column.
+fn group_of_five(table: &Table) -> Option<CardSet> {
+    let column = (1..=13).find(|&c| table[4][c] == 2)?;
+    let mut cards = CardSet::single(Card::JOKER);
+    for (r, row) in table.iter().take(5).enumerate() {
+        for (c, &value) in row.iter().enumerate() {
+            match (r, c == column, value) {
+                (_, _, 0) | (4, true, 2) => {}
+                (0..=3, true, 1) => cards.insert(codec::card_at(r, c)?),
+                _ => return None,
+            }
+        }
+    }
+    (cards.len() == 5).then_some(cards)
 }
 
 /// The title of a UECda class (0 = daifugo .. 4 = daihinmin).
@@ -77,6 +99,7 @@ impl Tracker {
             dealt: CardSet::EMPTY,
             table: None,
             table_cells: codec::empty_table(),
+            five_on_table: false,
             passed: [false; PLAYERS],
             log: Vec::new(),
             played: CardSet::EMPTY,
@@ -168,10 +191,12 @@ impl Tracker {
         let status = Status::read(table);
         check_seats(&status)?;
         self.hand = codec::hand_cards(table)?;
-        if status.empty_table && (self.table.is_some() || self.passed.iter().any(|&p| p)) {
+        if status.empty_table
+            && (self.table.is_some() || self.five_on_table || self.passed.iter().any(|&p| p))
+        {
             self.clear();
         }
-        if !status.empty_table && self.table.is_none() {
+        if !status.empty_table && self.table.is_none() && !self.five_on_table {
             return Err("the server shows a table this client never saw played".into());
         }
         if status.jack_back {
@@ -202,6 +227,20 @@ impl Tracker {
             self.passed[actor] = true;
             self.log.push((actor, None));
             Seen::Passed(actor)
+        } else if let Some(cards) = group_of_five(table) {
+            if !cards.is_disjoint(self.played) {
+                return Err(format!("{cards:?} repeats a card played earlier"));
+            }
+            self.warnings.push(format!(
+                "player {actor} played a group of five ({cards:?}), which climbot's rules lack; \
+                 passing until the table clears"
+            ));
+            self.played = self.played.union(cards);
+            self.log.push((actor, Some(cards)));
+            self.table = None;
+            self.five_on_table = true;
+            self.table_cells = *table;
+            Seen::PlayedFive(actor, cards)
         } else {
             let (play, adjusted) =
                 codec::decode_play(table)?.ok_or("a play with no cards differs from the table")?;
@@ -237,6 +276,7 @@ impl Tracker {
 
     fn clear(&mut self) {
         self.table = None;
+        self.five_on_table = false;
         self.table_cells = codec::empty_table();
         self.passed = [false; PLAYERS];
         self.status.lock = false;
@@ -349,6 +389,12 @@ impl Tracker {
             .fold(CardSet::EMPTY, CardSet::union)
     }
 
+    /// Whether a group of five (four of a kind and the joker) is on the table: nothing
+    /// beats it, and climbot's views cannot show it, so the client passes.
+    pub fn group_of_five_on_table(&self) -> bool {
+        self.five_on_table
+    }
+
     /// The suit set on the table (0 when empty), for placing a lone joker.
     pub fn table_suits(&self) -> u8 {
         self.table.as_ref().map_or(0, |(p, _)| p.suits())
@@ -403,6 +449,71 @@ mod tests {
         }
         status.write(&mut table);
         table
+    }
+
+    #[test]
+    fn a_group_of_five_is_logged_and_passed_on_until_the_table_clears() {
+        let seats = [1, 2, 3, 4, 0];
+        let hand = cards("♠3 ♥4 ♦5 ♣6 ♠7 ♥8 ♦9 ♣10 ♠J ♥Q ♦K");
+        let mut tracker = Tracker::new(1);
+        let base = Status {
+            counts: [11, 11, 11, 10, 10],
+            seats,
+            ..Status::default()
+        };
+        let deal = Status {
+            exchange: true,
+            to_act: 6,
+            ..base
+        };
+        tracker.on_deal(&message(hand, deal)).unwrap();
+        let turn = Status {
+            to_act: 2,
+            empty_table: true,
+            ..base
+        };
+        tracker.on_turn(&message(hand, turn)).unwrap();
+        // Player 2 plays the four aces and the joker at [4][12].
+        let aces: Vec<(usize, usize, i32)> =
+            vec![(0, 12, 1), (1, 12, 1), (2, 12, 1), (3, 12, 1), (4, 12, 2)];
+        let after = Status {
+            to_act: 2,
+            counts: [11, 11, 6, 10, 10],
+            revolution: true,
+            ..base
+        };
+        let seen = tracker.on_stage(&stage(&aces, after)).unwrap();
+        let five = cards("♠A ♥A ♦A ♣A joker");
+        assert_eq!(seen, Seen::PlayedFive(2, five));
+        assert_eq!(tracker.take_warnings().len(), 1);
+        // Our turn with the five on the table: the client passes; the same table
+        // coming back is our pass.
+        let turn = Status {
+            to_act: 1,
+            my_turn: true,
+            ..after
+        };
+        assert!(tracker.on_turn(&message(hand, turn)).unwrap());
+        assert!(tracker.group_of_five_on_table());
+        let seen = tracker.on_stage(&stage(&aces, turn)).unwrap();
+        assert_eq!(seen, Seen::Passed(1));
+        // The table clears: views are back, with the five in the log and the played cards.
+        let turn = Status {
+            to_act: 2,
+            empty_table: true,
+            ..after
+        };
+        tracker.on_turn(&message(hand, turn)).unwrap();
+        assert!(!tracker.group_of_five_on_table());
+        let input = tracker.view_input(None);
+        assert_eq!(input.log.len(), 2);
+        assert_eq!(input.log[0].cards.len(), 5);
+        // A joker on row 4 beside anything else is no group of five.
+        let broken = stage(
+            &[(0, 12, 1), (1, 11, 1), (2, 12, 1), (3, 12, 1), (4, 12, 2)],
+            after,
+        );
+        assert!(group_of_five(&broken).is_none());
     }
 
     #[test]
