@@ -126,6 +126,16 @@ fn flags_and_values_the_game_does_not_have_are_usage_errors() {
         &["--level", "nosuch"],
     );
     refused(
+        &arena(&["--lineup", "easy", "--via", "127.0.0.1:50051"]),
+        64,
+        &["--via", "http://"],
+    );
+    refused(
+        &["uecda", "play", "--via", "not a url", "--games", "1"],
+        64,
+        &["--via"],
+    );
+    refused(
         &[
             "arena",
             "--game",

@@ -79,7 +79,7 @@ pub struct TableArgs {
     /// Send every decision of a served level (easy, normal, hard, expert) through the
     /// climbot server at this address, e.g. `http://127.0.0.1:50051`. With the same
     /// seed the results equal the in-process run.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", value_parser = crate::arena::remote::parse_via)]
     pub via: Option<String>,
 }
 

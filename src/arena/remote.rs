@@ -124,3 +124,30 @@ impl<G: WireGame> Policy<G> for RemoteBot<'_, G> {
         }
     }
 }
+
+/// `--via` when the command line is read: an absolute `http://` or `https://` URL with
+/// a host, so that a malformed address is a usage error (exit 64) rather than a failed
+/// connection.
+pub fn parse_via(text: &str) -> Result<String, String> {
+    let uri: tonic::codegen::http::Uri = text
+        .parse()
+        .map_err(|e| format!("not a URL ({e}); e.g. http://127.0.0.1:50051"))?;
+    match (uri.scheme_str(), uri.host()) {
+        (Some("http" | "https"), Some(_)) => Ok(text.to_owned()),
+        _ => Err("an http:// or https:// URL with a host, e.g. http://127.0.0.1:50051".into()),
+    }
+}
+
+#[cfg(test)]
+mod parse_via_tests {
+    use super::parse_via;
+
+    #[test]
+    fn only_absolute_http_urls_with_a_host_are_accepted() {
+        assert!(parse_via("http://127.0.0.1:50051").is_ok());
+        assert!(parse_via("https://bots.example:443").is_ok());
+        for bad in ["127.0.0.1:50051", "not a url", "ftp://host", "http://", ""] {
+            assert!(parse_via(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -31,7 +31,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub budget_ms: Option<u64>,
     /// Ask a running climbot server (e.g. http://127.0.0.1:50051) for every decision.
-    #[arg(long)]
+    #[arg(long, value_name = "URL", value_parser = crate::arena::remote::parse_via)]
     pub via: Option<String>,
     /// Leave after this many games (default: play until the server ends the match).
     #[arg(long)]
