@@ -7,49 +7,7 @@ mod common;
 use climbot::pb;
 use common::*;
 use prost::Message;
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// A real server process on a loopback port.
-fn spawn_server() -> (Child, SocketAddr) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_climbot"));
-    for (key, _) in std::env::vars() {
-        if key.starts_with("CLIMBOT_") {
-            command.env_remove(key);
-        }
-    }
-    let mut child = command
-        .args([
-            "serve",
-            "--grpc-addr",
-            "127.0.0.1:0",
-            "--metrics-addr",
-            "127.0.0.1:0",
-            "--log-format",
-            "json",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut lines = BufReader::new(stdout).lines();
-    let addr = loop {
-        let line = lines.next().expect("a start line").unwrap();
-        let json: serde_json::Value = serde_json::from_str(&line).unwrap();
-        if json["fields"]["message"] == "climbot starting" {
-            break json["fields"]["grpc_addr"]
-                .as_str()
-                .unwrap()
-                .parse()
-                .unwrap();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    (child, addr)
-}
 
 /// The process's resident memory, in KiB.
 fn rss_kib(pid: u32) -> u64 {
@@ -64,7 +22,7 @@ fn rss_kib(pid: u32) -> u64 {
 /// Opens `n` connections, measures, checks the last one still serves; returns the
 /// resident memory per connection in KiB.
 async fn measure(n: usize) -> f64 {
-    let (mut child, addr) = spawn_server();
+    let (mut child, addr) = spawn_server(2, &[]);
     // Warm up: one connection and a call, so the baseline includes the runtime's
     // threads and the first call's allocations.
     let mut warm = RawH2::connect(addr).await;
