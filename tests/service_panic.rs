@@ -7,8 +7,6 @@ mod common;
 use climbot::pb;
 use climbot::service::FaultPoint;
 use common::*;
-use std::io::Write;
-use std::sync::Mutex;
 use tonic::Code;
 
 /// Decisions with this seed panic (a test-only panicking policy).
@@ -28,21 +26,6 @@ fn panicking_policy(point: FaultPoint, seed: Option<u64>) {
     }
 }
 
-/// Everything the server logged in this test process.
-static LOG: Mutex<Vec<u8>> = Mutex::new(Vec::new());
-
-struct LogWriter;
-
-impl Write for LogWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        LOG.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 fn seeded(difficulty: pb::Difficulty, seed: u64) -> pb::SelectPlayRequest {
     let mut request = select(follow_view(), difficulty);
     request.seed = Some(seed);
@@ -52,11 +35,7 @@ fn seeded(difficulty: pb::Difficulty, seed: u64) -> pb::SelectPlayRequest {
 
 #[tokio::test]
 async fn a_panic_is_internal_for_that_call_and_the_server_keeps_serving() {
-    tracing_subscriber::fmt()
-        .with_writer(|| LogWriter)
-        .with_ansi(false)
-        .with_max_level(tracing::Level::INFO)
-        .init();
+    capture_logs();
     let mut config = test_config();
     config.fault_hook = Some(panicking_policy);
     let server = start(config).await;
@@ -145,7 +124,7 @@ async fn a_panic_is_internal_for_that_call_and_the_server_keeps_serving() {
     assert!(!scrape.contains(r#"code="cancelled""#), "{scrape}");
 
     // One error line per panic, with the seed and the game.
-    let log = String::from_utf8(LOG.lock().unwrap().clone()).unwrap();
+    let log = captured_log(0);
     let panicked: Vec<&str> = log
         .lines()
         .filter(|l| l.contains("ERROR") && l.contains("call panicked"))

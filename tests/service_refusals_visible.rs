@@ -8,24 +8,7 @@ mod common;
 use climbot::pb;
 use common::*;
 use prost::Message;
-use std::io::Write;
-use std::sync::Mutex;
 use tonic::Code;
-
-/// Everything the server logged in this test process.
-static LOG: Mutex<Vec<u8>> = Mutex::new(Vec::new());
-
-struct LogWriter;
-
-impl Write for LogWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        LOG.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 const SELECT_PLAY: &str = "/climbot.v1.BotService/SelectPlay";
 const LIST_LEGAL_PLAYS: &str = "/climbot.v1.BotService/ListLegalPlays";
@@ -162,18 +145,14 @@ fn cases() -> Vec<Case> {
 
 #[tokio::test]
 async fn every_refusal_is_counted_with_its_code_and_logged_with_its_reason() {
-    tracing_subscriber::fmt()
-        .with_writer(|| LogWriter)
-        .with_ansi(false)
-        .with_max_level(tracing::Level::INFO)
-        .init();
+    capture_logs();
     let server = start(test_config()).await;
     let mut client = server.client().await;
     let mut h2 = h2_connect(server.addr).await;
 
     for case in cases() {
         let before = server.scrape().await;
-        let log_before = LOG.lock().unwrap().len();
+        let log_before = captured_log_len();
         let status = match case.send {
             Send::Select(request) => client.select_play(request).await.unwrap_err(),
             Send::List(request) => client.list_legal_plays(request).await.unwrap_err(),
@@ -198,7 +177,7 @@ async fn every_refusal_is_counted_with_its_code_and_logged_with_its_reason() {
             case.labels
         );
 
-        let log = String::from_utf8(LOG.lock().unwrap()[log_before..].to_vec()).unwrap();
+        let log = captured_log(log_before);
         let lines: Vec<&str> = log.lines().filter(|l| l.contains("call refused")).collect();
         assert_eq!(
             lines.len(),

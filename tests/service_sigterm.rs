@@ -9,19 +9,9 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-fn climbot() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_climbot"));
-    for (key, _) in std::env::vars() {
-        if key.starts_with("CLIMBOT_") {
-            cmd.env_remove(key);
-        }
-    }
-    cmd
-}
-
 #[tokio::test]
 async fn sigterm_lets_the_in_flight_call_finish_then_exits_0() {
-    let mut child = climbot()
+    let mut child = climbot_command()
         .args([
             "serve",
             "--grpc-addr",
@@ -104,7 +94,7 @@ async fn sigterm_lets_the_in_flight_call_finish_then_exits_0() {
 }
 
 fn bad_config(args: &[&str], env: &[(&str, &str)], expected: &str) {
-    let mut cmd = climbot();
+    let mut cmd = climbot_command();
     cmd.arg("serve").args(args);
     for (k, v) in env {
         cmd.env(k, v);

@@ -139,7 +139,7 @@ pub fn parse_via(text: &str) -> Result<String, String> {
 }
 
 #[cfg(test)]
-mod parse_via_tests {
+mod tests {
     use super::parse_via;
 
     #[test]

@@ -262,20 +262,64 @@ pub fn played_tiles(decision: &pb::Decision) -> Option<Vec<pb::LexioTile>> {
     }
 }
 
+// ---------------------------------------------------------------- captured logs
+
+/// Everything logged in this test process since [`capture_logs`].
+static CAPTURED_LOG: std::sync::Mutex<Vec<u8>> = std::sync::Mutex::new(Vec::new());
+
+struct CapturedLogWriter;
+
+impl std::io::Write for CapturedLogWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        CAPTURED_LOG.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Sends this process's logs (info and above, text without colours) to a buffer that
+/// [`captured_log`] reads: for tests of what an in-process server logs. Once per
+/// test binary.
+pub fn capture_logs() {
+    tracing_subscriber::fmt()
+        .with_writer(|| CapturedLogWriter)
+        .with_ansi(false)
+        .with_max_level(tracing::Level::INFO)
+        .init();
+}
+
+/// The length of the captured log so far (a mark for [`captured_log`]).
+pub fn captured_log_len() -> usize {
+    CAPTURED_LOG.lock().unwrap().len()
+}
+
+/// The captured log from byte `from` on.
+pub fn captured_log(from: usize) -> String {
+    String::from_utf8(CAPTURED_LOG.lock().unwrap()[from..].to_vec()).unwrap()
+}
+
 // ---------------------------------------------------------------- the real binary
 
-/// Starts the real binary (`climbot serve`, this build) with `slots` decision slots,
-/// JSON logs and `extra` arguments, on ephemeral ports; returns it and its gRPC address.
-pub fn spawn_server(slots: usize, extra: &[&str]) -> (std::process::Child, SocketAddr) {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
-    let mut command = Command::new(env!("CARGO_BIN_EXE_climbot"));
+/// The real binary (this build) as a command, without the `CLIMBOT_*` variables of
+/// the environment the tests run in (they would change its configuration).
+pub fn climbot_command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_climbot"));
     for (key, _) in std::env::vars() {
         if key.starts_with("CLIMBOT_") {
             command.env_remove(key);
         }
     }
-    let mut child = command
+    command
+}
+
+/// Starts the real binary (`climbot serve`, this build) with `slots` decision slots,
+/// JSON logs and `extra` arguments, on ephemeral ports; returns it and its gRPC address.
+pub fn spawn_server(slots: usize, extra: &[&str]) -> (std::process::Child, SocketAddr) {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = climbot_command()
         .args([
             "serve",
             "--grpc-addr",
