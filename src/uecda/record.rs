@@ -90,15 +90,11 @@ pub fn header(names: &[String]) -> String {
 /// A card as the format writes it: suit letter and rank letter (`d3`, `ct`, `s2`),
 /// `jo` for the joker.
 pub fn card_text(card: Card) -> String {
-    match (card.suit(), card.rank()) {
-        (Some(suit), Some(rank)) => {
-            let letters = [
-                ROW_LETTERS[suit as usize],
-                RANK_LETTERS[usize::from(rank) + 1],
-            ];
-            String::from_utf8_lossy(&letters).into_owned()
+    match codec::cell_of(card) {
+        Some((row, column)) => {
+            String::from_utf8_lossy(&[ROW_LETTERS[row], RANK_LETTERS[column]]).into_owned()
         }
-        _ => "jo".into(),
+        None => "jo".into(),
     }
 }
 
