@@ -27,7 +27,10 @@
 
 use super::cards::{Card, CardSet, RANK_2, RANK_8, RANK_J, RANKS, Suit};
 use super::moves::{Trick, for_each_legal_play, for_each_play};
-use super::plays::{Play, PlayKind, is_forbidden_finish_cards, is_revolution_shape};
+use super::plays::{
+    POSITION_ABOVE_2, POSITION_BELOW_3, Play, PlayKind, is_forbidden_finish_cards,
+    is_revolution_shape,
+};
 use super::position::{MAX_SEATS, logged_kind};
 use super::rules::{RuleSet, Title};
 use super::view::DaifugoView;
@@ -320,7 +323,6 @@ pub fn beatable(unseen: CardSet, trick: &Trick, max_count: usize, rules: &RuleSe
         return false;
     }
     let low = top.low_rank().expect("a natural play");
-    let high = top.high_rank().expect("a natural play");
     let reversed = trick.reversed();
     let lock = trick.lock;
     let jokers = unseen.joker_count();
@@ -341,27 +343,50 @@ pub fn beatable(unseen: CardSet, trick: &Trick, max_count: usize, rules: &RuleSe
                 let held = unseen.suits_of_rank(r);
                 let usable = if lock != 0 { held & lock } else { held };
                 let k = usable.count_ones() as usize;
-                k >= 1 && k + jokers >= n && n <= 4
+                // A group of five is four of a kind and a joker.
+                (k >= 1 && k + jokers >= n && n <= 4)
+                    || (n == 5 && rules.group_of_five && k == 4 && jokers >= 1)
             })
         }
         PlayKind::Sequence => Suit::ALL.into_iter().any(|suit| {
             if lock != 0 && lock != 1 << suit as u8 {
                 return false;
             }
-            let held = unseen.ranks_of_suit(suit);
-            (0..=(RANKS as usize).saturating_sub(n)).any(|start| {
-                let top_rank = start + n - 1;
-                let beats = if reversed {
-                    top_rank < usize::from(low)
-                } else {
-                    start > usize::from(high)
-                };
-                let window = (((1u32 << n) - 1) << start) as u16;
-                let missing = window & !held;
-                beats && missing != window && missing.count_ones() as usize <= jokers
-            })
+            sequence_windows(unseen, suit, n, top, reversed, rules)
+                .any(|missing| missing.count_ones() as usize <= jokers)
         }),
     }
+}
+
+/// The sequences of `n` cards in `suit` that beat `top` (a sequence) in the given
+/// order, as the positions of each window that `unseen` lacks (never the whole
+/// window): the extended rank line of [`Play::low_position`], its imaginary ends only
+/// when the rules allow a joker there.
+fn sequence_windows(
+    unseen: CardSet,
+    suit: Suit,
+    n: usize,
+    top: Play,
+    reversed: bool,
+    rules: &RuleSet,
+) -> impl Iterator<Item = u16> {
+    let held = unseen.ranks_of_suit(suit) << 1;
+    let (first, last) = if rules.joker_past_sequence_ends {
+        (POSITION_BELOW_3 as usize, POSITION_ABOVE_2 as usize)
+    } else {
+        (1, RANKS as usize)
+    };
+    let (low, high) = (usize::from(top.low_position()), usize::from(top.high_position()));
+    (first..=(last + 1).saturating_sub(n)).filter_map(move |start| {
+        let beats = if reversed {
+            start + n - 1 < low
+        } else {
+            start > high
+        };
+        let window = (((1u32 << n) - 1) << start) as u16;
+        let missing = window & !held;
+        (beats && missing != window).then_some(missing)
+    })
 }
 
 /// Whether `hand` can be emptied from `trick` by plays that each win their trick with
@@ -428,7 +453,7 @@ fn mate_lead_memo(
     }
     let trick = lead_trick(revolution);
     let mut plays = Vec::new();
-    for_each_play(hand, None, |p| plays.push(p));
+    for_each_play(hand, None, rules, |p| plays.push(p));
     let mut found = false;
     for p in plays {
         if mate_step(hand, &trick, &p, rules, unseen, count, count, memo) {
@@ -455,7 +480,6 @@ pub fn draw_beat_chance(unseen: CardSet, count: usize, trick: &Trick, rules: &Ru
     }
     let n = top.len();
     let low = top.low_rank().expect("a natural play");
-    let high = top.high_rank().expect("a natural play");
     let reversed = trick.reversed();
     let lock = trick.lock;
     let jokers = unseen.joker_count();
@@ -493,18 +517,9 @@ pub fn draw_beat_chance(unseen: CardSet, count: usize, trick: &Trick, rules: &Ru
                 if lock != 0 && lock != 1 << suit as u8 {
                     continue;
                 }
-                let held = unseen.ranks_of_suit(suit);
-                for start in 0..=(RANKS as usize).saturating_sub(n) {
-                    let top_rank = start + n - 1;
-                    let beats = if reversed {
-                        top_rank < usize::from(low)
-                    } else {
-                        start > usize::from(high)
-                    };
-                    let window = (((1u32 << n) - 1) << start) as u16;
-                    let missing = window & !held;
+                for missing in sequence_windows(unseen, suit, n, top, reversed, rules) {
                     let gaps = missing.count_ones() as usize;
-                    if !beats || missing == window || gaps > jokers {
+                    if gaps > jokers {
                         continue;
                     }
                     let naturals = n - gaps;

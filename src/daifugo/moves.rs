@@ -2,11 +2,13 @@
 //!
 //! Plays are generated from a hand by rank (groups) and by suit (sequences) with the
 //! jokers' declarations expanded: a joker may declare any free card of the play, even one
-//! the player holds (docs/rules/daifugo.md, §7.4 Jokers in groups and sequences). With two
-//! jokers in hand, a play using one joker uses the lower one.
+//! the player holds (docs/rules/daifugo.md, §7.4 Jokers in groups and sequences), and,
+//! where the rules allow them, the imaginary cards past the ends of a sequence (§7.6)
+//! and the group of five (§7.5). With two jokers in hand, a play using one joker uses
+//! the lower one.
 
 use super::cards::{Card, CardSet, RANKS, Suit};
-use super::plays::{Play, PlayKind};
+use super::plays::{Declaration, POSITION_ABOVE_2, POSITION_BELOW_3, Play, PlayKind};
 use super::rules::RuleSet;
 
 /// The state of the current trick that decides which plays are legal.
@@ -61,8 +63,12 @@ impl Trick {
             || (self.table.is_some_and(|t| t.is_lone_joker()) && play.is_spade3())
     }
 
-    /// Whether `play` may be put on this trick (any play leads an empty table).
+    /// Whether `play` may be put on this trick (any play the rules know leads an empty
+    /// table).
     pub fn allows(&self, play: &Play, rules: &RuleSet) -> bool {
+        if !play.is_allowed_by(rules) {
+            return false;
+        }
         match &self.table {
             None => true,
             Some(table) => play.beats(table, self.reversed(), self.lock, rules),
@@ -91,7 +97,7 @@ pub fn legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet, out: &mut Vec<
 /// lists them, without collecting them.
 pub fn for_each_legal_play(hand: CardSet, trick: &Trick, rules: &RuleSet, mut f: impl FnMut(Play)) {
     match &trick.table {
-        None => for_each_play(hand, None, f),
+        None => for_each_play(hand, None, rules, f),
         Some(table) => {
             if table.is_lone_joker() {
                 if rules.spade3_beats_joker && hand.contains(Card::SPADE_3) {
@@ -103,7 +109,7 @@ pub fn for_each_legal_play(hand: CardSet, trick: &Trick, rules: &RuleSet, mut f:
                 return;
             }
             let reversed = trick.reversed();
-            for_each_play(hand, Some((table.kind(), table.len())), |p| {
+            for_each_play(hand, Some((table.kind(), table.len())), rules, |p| {
                 if p.beats(table, reversed, trick.lock, rules) {
                     f(p);
                 }
@@ -125,9 +131,14 @@ pub fn count_legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet) -> usize
     out.len()
 }
 
-/// Calls `f` with every play that can be formed from `hand`, or only those of one
-/// (kind, length) when `shape` is given, regardless of any table.
-pub fn for_each_play(hand: CardSet, shape: Option<(PlayKind, usize)>, mut f: impl FnMut(Play)) {
+/// Calls `f` with every play that `rules` know and can be formed from `hand`, or only
+/// those of one (kind, length) when `shape` is given, regardless of any table.
+pub fn for_each_play(
+    hand: CardSet,
+    shape: Option<(PlayKind, usize)>,
+    rules: &RuleSet,
+    mut f: impl FnMut(Play),
+) {
     // The hand's jokers in ascending order, without a heap allocation.
     let mut joker_buf = [Card::JOKER; 2];
     let mut joker_count = 0;
@@ -175,7 +186,10 @@ pub fn for_each_play(hand: CardSet, shape: Option<(PlayKind, usize)>, mut f: imp
                         let mut i = 0;
                         for suit in 0..4u8 {
                             if decl_suits & (1 << suit) != 0 {
-                                declared[i] = Some(Card::natural(rank, Suit::from_index(suit)));
+                                declared[i] = Some(Declaration::Card(Card::natural(
+                                    rank,
+                                    Suit::from_index(suit),
+                                )));
                                 cards.insert(jokers[i]);
                                 i += 1;
                             }
@@ -195,20 +209,45 @@ pub fn for_each_play(hand: CardSet, shape: Option<(PlayKind, usize)>, mut f: imp
         if jokers.len() == 2 && want(PlayKind::Group, 2) {
             f(Play::joker_pair());
         }
+        // Groups of five: four of a kind and the (lower) joker.
+        if rules.group_of_five && !jokers.is_empty() && want(PlayKind::Group, 5) {
+            for rank in 0..RANKS {
+                if hand.suits_of_rank(rank) == 0xF {
+                    let mut cards = CardSet::single(jokers[0]);
+                    for suit in Suit::ALL {
+                        cards.insert(Card::natural(rank, suit));
+                    }
+                    f(Play::from_parts_unchecked(
+                        PlayKind::Group,
+                        cards,
+                        [None, None],
+                        rank,
+                        0xF,
+                    ));
+                }
+            }
+        }
     }
-    // Sequences.
+    // Sequences, over positions on the extended rank line (rank r at r + 1), with the
+    // imaginary cards below the 3 and above the 2 (never held) when the rules allow.
     if shape.is_none_or(|s| s.0 == PlayKind::Sequence) {
+        let (first, last) = if rules.joker_past_sequence_ends {
+            (POSITION_BELOW_3 as usize, POSITION_ABOVE_2 as usize)
+        } else {
+            (1, RANKS as usize)
+        };
+        let line = last - first + 1;
         let (min_len, max_len) = match shape {
             Some((_, len)) => (len.max(3), len),
-            None => (3, RANKS as usize),
+            None => (3, line),
         };
         for suit in Suit::ALL {
-            let held = hand.ranks_of_suit(suit);
+            let held = hand.ranks_of_suit(suit) << 1;
             if held == 0 {
                 continue;
             }
-            for len in min_len..=max_len.min(RANKS as usize) {
-                for low in 0..=(RANKS as usize - len) {
+            for len in min_len..=max_len.min(line) {
+                for low in first..=(last + 1 - len) {
                     let window: u16 = (((1u32 << len) - 1) << low) as u16;
                     let missing = window & !held;
                     let gaps = missing.count_ones() as usize;
@@ -225,13 +264,17 @@ pub fn for_each_play(hand: CardSet, shape: Option<(PlayKind, usize)>, mut f: imp
                             let mut cards = CardSet::EMPTY;
                             let mut declared = [None, None];
                             let mut i = 0;
-                            for rank in low..low + len {
-                                let card = Card::natural(rank as u8, suit);
-                                if joker_ranks & (1 << rank) != 0 {
-                                    declared[i] = Some(card);
+                            for position in low..low + len {
+                                let declaration = match position as u8 {
+                                    POSITION_BELOW_3 => Declaration::BelowThree(suit),
+                                    POSITION_ABOVE_2 => Declaration::AboveTwo(suit),
+                                    p => Declaration::Card(Card::natural(p - 1, suit)),
+                                };
+                                if joker_ranks & (1 << position) != 0 {
+                                    declared[i] = Some(declaration);
                                     cards.insert(jokers[i]);
                                     i += 1;
-                                } else {
+                                } else if let Declaration::Card(card) = declaration {
                                     cards.insert(card);
                                 }
                             }
@@ -239,7 +282,7 @@ pub fn for_each_play(hand: CardSet, shape: Option<(PlayKind, usize)>, mut f: imp
                                 PlayKind::Sequence,
                                 cards,
                                 declared,
-                                low as u8,
+                                low.max(1) as u8 - 1,
                                 1 << suit as u8,
                             ));
                         });
@@ -251,13 +294,19 @@ pub fn for_each_play(hand: CardSet, shape: Option<(PlayKind, usize)>, mut f: imp
 }
 
 /// The legal plays by brute force over every subset of `hand` and every joker
-/// declaration, validated by [`Play::new`] and filtered by [`Trick::allows`]: a slow
+/// declaration (imaginary cards included), validated by [`Play::with_declarations`]
+/// and filtered by [`Trick::allows`]: a slow
 /// reference for tests of [`legal_plays`]. `hand` may hold at most 12 cards.
 pub fn reference_legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet) -> Vec<Play> {
     let cards: Vec<Card> = hand.iter().collect();
     assert!(cards.len() <= 12, "reference generator: at most 12 cards");
     let hand_jokers: Vec<Card> = hand.jokers().iter().collect();
-    let naturals: Vec<Card> = (0..52).filter_map(Card::from_id).collect();
+    let declarations: Vec<Declaration> = (0..52)
+        .filter_map(Card::from_id)
+        .map(Declaration::Card)
+        .chain(Suit::ALL.into_iter().map(Declaration::BelowThree))
+        .chain(Suit::ALL.into_iter().map(Declaration::AboveTwo))
+        .collect();
     let mut out: Vec<Play> = Vec::new();
     let mut consider = |play: Play| {
         if trick.allows(&play, rules) && !out.contains(&play) {
@@ -282,16 +331,16 @@ pub fn reference_legal_plays(hand: CardSet, trick: &Trick, rules: &RuleSet) -> V
             }
             match used {
                 1 => {
-                    for &d in &naturals {
-                        if let Ok(play) = Play::new(kind, subset, &[d]) {
+                    for &d in &declarations {
+                        if let Ok(play) = Play::with_declarations(kind, subset, &[d]) {
                             consider(play);
                         }
                     }
                 }
                 2 => {
-                    for (i, &d1) in naturals.iter().enumerate() {
-                        for &d2 in &naturals[i + 1..] {
-                            if let Ok(play) = Play::new(kind, subset, &[d1, d2]) {
+                    for (i, &d1) in declarations.iter().enumerate() {
+                        for &d2 in &declarations[i + 1..] {
+                            if let Ok(play) = Play::with_declarations(kind, subset, &[d1, d2]) {
                                 consider(play);
                             }
                         }
@@ -367,13 +416,74 @@ mod tests {
     }
 
     #[test]
+    fn the_contest_plays_are_generated_only_under_their_toggles() {
+        let hand = set("♠3 ♠4 ♠A ♠2 ♥9 ♦9 ♣9 ♠9 joker");
+        let count = |rules: &RuleSet, pred: fn(&Play) -> bool| {
+            let mut out = Vec::new();
+            legal_plays(hand, &Trick::default(), rules, &mut out);
+            out.iter().filter(|p| pred(p)).count()
+        };
+        let house = RuleSet::house();
+        let uecda = RuleSet::uecda();
+        assert_eq!(count(&house, Play::is_group_of_five), 0);
+        assert_eq!(count(&uecda, Play::is_group_of_five), 1);
+        assert_eq!(count(&house, Play::is_past_the_ends), 0);
+        // joker-♠3-♠4 and ♠A-♠2-joker (a longer run would need a second joker).
+        assert_eq!(count(&uecda, Play::is_past_the_ends), 2);
+        let only_five = RuleSet {
+            joker_past_sequence_ends: false,
+            ..uecda
+        };
+        assert_eq!(count(&only_five, Play::is_group_of_five), 1);
+        assert_eq!(count(&only_five, Play::is_past_the_ends), 0);
+        // Every generated play is one the rules allow, and the reference agrees.
+        let small = set("♠3 ♠4 ♥9 ♦9 ♣9 ♠9 joker");
+        for rules in [house, uecda, only_five] {
+            let mut out = Vec::new();
+            legal_plays(small, &Trick::default(), &rules, &mut out);
+            assert!(out.iter().all(|p| p.is_allowed_by(&rules)));
+            let reference = reference_legal_plays(small, &Trick::default(), &rules);
+            assert_eq!(out.len(), reference.len());
+            assert!(reference.iter().all(|p| out.contains(p)));
+        }
+    }
+
+    #[test]
+    fn only_a_higher_group_of_five_follows_one() {
+        let rules = RuleSet {
+            jokers: 2,
+            ..RuleSet::uecda()
+        };
+        let five = Play::new(PlayKind::Group, set("♠9 ♥9 ♦9 ♣9 joker"), &[]).unwrap();
+        let trick = Trick {
+            table: Some(five),
+            revolution: false,
+            jack_back: false,
+            lock: 0,
+        };
+        let hand = set("♠K ♥K ♦K ♣K ♠5 ♥5 ♦5 ♣5 joker2 ♠Q");
+        let mut out = Vec::new();
+        legal_plays(hand, &trick, &rules, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].low_rank(), Some(10));
+        let reversed = Trick {
+            revolution: true,
+            ..trick
+        };
+        out.clear();
+        legal_plays(hand, &reversed, &rules, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].low_rank(), Some(2));
+    }
+
+    #[test]
     fn stand_in_jokers_are_distinct_plays() {
         // ♠5 ♠6 ♠7 joker: sequences 5-6-7 (natural), j in place of 5, 6 or 7 (3),
         // 4-5-6-7.. with j as ♠4 / ♠8 (lengths 4), and 3-length windows 4-5-6 (j=♠4),
         // 6-7-8 (j=♠8).
         let hand = set("♠5 ♠6 ♠7 joker");
         let mut seqs = 0;
-        for_each_play(hand, None, |p| {
+        for_each_play(hand, None, &RuleSet::house(), |p| {
             if p.kind() == PlayKind::Sequence {
                 seqs += 1;
             }

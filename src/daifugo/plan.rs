@@ -93,7 +93,7 @@ impl<'k> Planner<'k> {
         }
         let lowest = hand.first().expect("non-empty");
         let mut options: Vec<CardSet> = Vec::new();
-        for_each_play(related(hand, lowest), None, |p| {
+        for_each_play(related(hand, lowest), None, &self.knowledge.rules, |p| {
             let cards = p.cards();
             if cards.contains(lowest) && !options.contains(&cards) {
                 options.push(cards);
@@ -125,7 +125,7 @@ impl<'k> Planner<'k> {
         }
         let mut winner = false;
         let (knowledge, revolution) = (self.knowledge, self.revolution);
-        for_each_play(cards, None, |p| {
+        for_each_play(cards, None, &knowledge.rules, |p| {
             if !winner && p.cards() == cards && knowledge.certain_lead(&p, revolution) {
                 winner = true;
             }

@@ -1,9 +1,10 @@
 //! Plays (singles, groups, sequences), their comparison and their effects.
 //!
 //! A joker inside a group or sequence declares a natural card (docs/rules/daifugo.md,
-//! §7.4 Jokers in groups and sequences); the declarations are stored in ascending card
-//! order and belong to the play's jokers in ascending id order. A lone joker and the
-//! two-joker pair carry no declaration.
+//! §7.4 Jokers in groups and sequences), or, where the rules allow it, an imaginary
+//! card past an end of a sequence (§7.6); the declarations are stored in ascending card
+//! order and belong to the play's jokers in ascending id order. A lone joker, the
+//! two-joker pair and the joker of a group of five (§7.5) carry no declaration.
 
 use super::cards::{Card, CardSet, RANK_2, RANK_3, RANK_8, RANK_J, RANKS, Suit};
 use super::rules::RuleSet;
@@ -30,8 +31,119 @@ impl PlayKind {
 /// Strength value of joker-only plays (above every rank in either order).
 pub const JOKER_STRENGTH: u8 = RANKS;
 
+/// The position of the imaginary card below the 3 on the extended rank line of
+/// [`Play::low_position`] (a rank's position is the rank + 1).
+pub const POSITION_BELOW_3: u8 = 0;
+/// The position of the imaginary card above the 2 on the extended rank line.
+pub const POSITION_ABOVE_2: u8 = RANKS + 1;
+
+/// What a joker inside a group or sequence stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Declaration {
+    /// A natural card.
+    Card(Card),
+    /// The imaginary card below the 3 of a suit, at the low end of a sequence of that
+    /// suit (`RuleSet::joker_past_sequence_ends`).
+    BelowThree(Suit),
+    /// The imaginary card above the 2 of a suit, at the high end of a sequence of that
+    /// suit (`RuleSet::joker_past_sequence_ends`).
+    AboveTwo(Suit),
+}
+
+/// The id of the first imaginary card below the 3 in [`Declaration::id`] (plus the
+/// suit index).
+const BELOW_3_ID: u8 = 56;
+/// The id of the first imaginary card above the 2 (plus the suit index).
+const ABOVE_2_ID: u8 = 60;
+
+impl Declaration {
+    /// The natural card declared, if it is one.
+    pub const fn card(self) -> Option<Card> {
+        match self {
+            Declaration::Card(card) => Some(card),
+            _ => None,
+        }
+    }
+
+    /// The suit of the declared card (`None` for a joker, which is never a valid
+    /// declaration).
+    pub const fn suit(self) -> Option<Suit> {
+        match self {
+            Declaration::Card(card) => card.suit(),
+            Declaration::BelowThree(suit) | Declaration::AboveTwo(suit) => Some(suit),
+        }
+    }
+
+    /// The position on the extended rank line: [`POSITION_BELOW_3`], a rank + 1, or
+    /// [`POSITION_ABOVE_2`] (`None` for a joker).
+    pub const fn position(self) -> Option<u8> {
+        match self {
+            Declaration::Card(card) => match card.rank() {
+                Some(rank) => Some(rank + 1),
+                None => None,
+            },
+            Declaration::BelowThree(_) => Some(POSITION_BELOW_3),
+            Declaration::AboveTwo(_) => Some(POSITION_ABOVE_2),
+        }
+    }
+
+    /// Whether this is an imaginary card past an end of a sequence.
+    pub const fn is_past_an_end(self) -> bool {
+        !matches!(self, Declaration::Card(_))
+    }
+
+    /// A stable id: the card id for a natural card (0..52), 56 + suit for the card
+    /// below the 3, 60 + suit for the card above the 2.
+    pub const fn id(self) -> u8 {
+        match self {
+            Declaration::Card(card) => card.id(),
+            Declaration::BelowThree(suit) => BELOW_3_ID + suit as u8,
+            Declaration::AboveTwo(suit) => ABOVE_2_ID + suit as u8,
+        }
+    }
+
+    /// The declaration with id `id` (see [`Declaration::id`]); joker ids are
+    /// declarations too (of nothing valid), so [`Play::new`] can name them.
+    pub fn from_id(id: u32) -> Option<Declaration> {
+        let id = u8::try_from(id).ok()?;
+        match id {
+            BELOW_3_ID..ABOVE_2_ID => Some(Declaration::BelowThree(Suit::from_index(
+                id - BELOW_3_ID,
+            ))),
+            ABOVE_2_ID..64 => Some(Declaration::AboveTwo(Suit::from_index(id - ABOVE_2_ID))),
+            _ => Card::from_id(id).map(Declaration::Card),
+        }
+    }
+
+    /// The ascending card order of declarations: by position, then suit (a joker,
+    /// never a valid declaration, after everything).
+    pub const fn order_key(self) -> u8 {
+        match (self.position(), self.suit()) {
+            (Some(position), Some(suit)) => position * 4 + suit as u8,
+            _ => u8::MAX,
+        }
+    }
+}
+
+impl From<Card> for Declaration {
+    fn from(card: Card) -> Declaration {
+        Declaration::Card(card)
+    }
+}
+
+impl fmt::Display for Declaration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Declaration::Card(card) => write!(f, "{card}"),
+            Declaration::BelowThree(suit) => write!(f, "{}(below 3)", suit.symbol()),
+            Declaration::AboveTwo(suit) => write!(f, "{}(above 2)", suit.symbol()),
+        }
+    }
+}
+
 /// Whether a play of `kind` with `len` cards sets off a revolution under `rules`
-/// (what [`Play::is_revolution`] answers; the shape alone decides it).
+/// (what [`Play::is_revolution`] answers; the shape alone decides it: a group of five
+/// is a group of 4 or more).
 pub fn is_revolution_shape(kind: PlayKind, len: usize, rules: &RuleSet) -> bool {
     match kind {
         PlayKind::Group => rules.group_revolution && len >= 4,
@@ -65,9 +177,11 @@ pub fn is_forbidden_finish_cards(cards: CardSet, revolution: bool) -> bool {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Play {
     cards: CardSet,
-    declared: [Option<Card>; 2],
+    declared: [Option<Declaration>; 2],
     kind: PlayKind,
-    /// Lowest rank (group: its rank); `JOKER_STRENGTH` for joker-only plays.
+    /// Lowest rank (group: its rank; sequence: its lowest natural or declared natural
+    /// rank, past any imaginary card below the 3); `JOKER_STRENGTH` for joker-only
+    /// plays.
     low: u8,
     len: u8,
     /// Suit set including declared suits (0 for joker-only plays).
@@ -136,7 +250,7 @@ impl Play {
     pub(crate) const fn from_parts_unchecked(
         kind: PlayKind,
         cards: CardSet,
-        declared: [Option<Card>; 2],
+        declared: [Option<Declaration>; 2],
         low: u8,
         suits: u8,
     ) -> Play {
@@ -162,6 +276,31 @@ impl Play {
     /// assert!(Play::new(PlayKind::Sequence, cards, &[Card::parse("♥6").unwrap()]).is_err());
     /// ```
     pub fn new(kind: PlayKind, cards: CardSet, declared: &[Card]) -> Result<Play, PlayError> {
+        let declared: Vec<Declaration> = declared.iter().map(|&c| Declaration::Card(c)).collect();
+        Play::with_declarations(kind, cards, &declared)
+    }
+
+    /// [`Play::new`] with declarations that may also be the imaginary cards past the
+    /// ends of a sequence (docs/rules/daifugo.md, §7.6), and the group of five (four of
+    /// a kind and an undeclared joker, §7.5). Whether the rules allow those is
+    /// [`Play::is_allowed_by`].
+    ///
+    /// ```
+    /// use climbot::daifugo::cards::{CardSet, Suit};
+    /// use climbot::daifugo::plays::{Declaration, Play, PlayKind};
+    /// let cards = CardSet::parse("♠3 ♠4 joker").unwrap();
+    /// let below = [Declaration::BelowThree(Suit::Spades)];
+    /// let play = Play::with_declarations(PlayKind::Sequence, cards, &below).unwrap();
+    /// assert_eq!(format!("{play:?}"), "sequence ♠3 ♠4 joker=♠(below 3)");
+    /// assert_eq!((play.low_position(), play.high_position()), (0, 2));
+    /// let five = CardSet::parse("♠9 ♥9 ♦9 ♣9 joker").unwrap();
+    /// assert!(Play::with_declarations(PlayKind::Group, five, &[]).unwrap().is_group_of_five());
+    /// ```
+    pub fn with_declarations(
+        kind: PlayKind,
+        cards: CardSet,
+        declared: &[Declaration],
+    ) -> Result<Play, PlayError> {
         let naturals = cards.naturals();
         let jokers = cards.joker_count();
         if cards.is_empty() {
@@ -184,6 +323,18 @@ impl Play {
                 )),
             };
         }
+        if kind == PlayKind::Group && jokers == 1 && naturals.len() == 4 && declared.is_empty() {
+            let rank = naturals.first().and_then(Card::rank).expect("natural");
+            if naturals.suits_of_rank(rank) == 0xF {
+                return Ok(Play::from_parts_unchecked(
+                    PlayKind::Group,
+                    cards,
+                    [None, None],
+                    rank,
+                    0xF,
+                ));
+            }
+        }
         if declared.len() != jokers {
             return Err(play_error(
                 None,
@@ -195,21 +346,30 @@ impl Play {
             ));
         }
         let mut sorted = [None, None];
-        let mut decl: Vec<Card> = declared.to_vec();
-        decl.sort_unstable();
+        let mut decl: Vec<Declaration> = declared.to_vec();
+        decl.sort_unstable_by_key(|d| d.order_key());
         let mut effective = naturals;
-        for (i, &card) in decl.iter().enumerate() {
-            if card.is_joker() {
-                return Err(play_error(Some(i), "a joker must declare a natural card"));
+        for (i, &declaration) in decl.iter().enumerate() {
+            match declaration {
+                Declaration::Card(card) if card.is_joker() => {
+                    return Err(play_error(Some(i), "a joker must declare a natural card"));
+                }
+                Declaration::Card(card) if effective.contains(card) => {
+                    return Err(play_error(
+                        Some(i),
+                        format!("declares {card}, already a card of the play"),
+                    ));
+                }
+                Declaration::Card(card) => effective.insert(card),
+                _ if decl[..i].contains(&declaration) => {
+                    return Err(play_error(
+                        Some(i),
+                        format!("declares {declaration} twice"),
+                    ));
+                }
+                _ => {}
             }
-            if effective.contains(card) {
-                return Err(play_error(
-                    Some(i),
-                    format!("declares {card}, already a card of the play"),
-                ));
-            }
-            effective.insert(card);
-            sorted[i] = Some(card);
+            sorted[i] = Some(declaration);
         }
         let first = naturals.first().expect("non-empty");
         let (rank, suit) = (
@@ -230,7 +390,10 @@ impl Play {
                 if naturals.iter().any(|c| c.rank() != Some(rank)) {
                     return Err(play_error(None, "a group's natural cards differ in rank"));
                 }
-                if let Some(i) = decl.iter().position(|c| c.rank() != Some(rank)) {
+                if let Some(i) = decl
+                    .iter()
+                    .position(|d| d.card().and_then(Card::rank) != Some(rank))
+                {
                     return Err(play_error(
                         Some(i),
                         format!("declares {}, not of the group's rank", decl[i]),
@@ -254,22 +417,27 @@ impl Play {
                         "a sequence's natural cards differ in suit",
                     ));
                 }
-                if let Some(i) = decl.iter().position(|c| c.suit() != Some(suit)) {
+                if let Some(i) = decl.iter().position(|d| d.suit() != Some(suit)) {
                     return Err(play_error(
                         Some(i),
                         format!("declares {}, not of the sequence's suit", decl[i]),
                     ));
                 }
-                let ranks = effective.ranks_of_suit(suit);
-                let low = ranks.trailing_zeros() as u8;
-                let consecutive = ranks >> low == (1u16 << cards.len()) - 1;
+                // Positions on the extended rank line: the imaginary card below the 3
+                // at 0, the ranks at rank + 1, the imaginary card above the 2 at 14.
+                let mut positions = effective.ranks_of_suit(suit) << 1;
+                for d in &decl {
+                    positions |= 1 << d.position().expect("a natural or imaginary card");
+                }
+                let low = positions.trailing_zeros() as u8;
+                let consecutive = u32::from(positions >> low) == (1u32 << cards.len()) - 1;
                 if !consecutive {
                     // Blame a declaration outside the naturals' span, else the cards.
-                    let nat = naturals.ranks_of_suit(suit);
+                    let nat = naturals.ranks_of_suit(suit) << 1;
                     let (nlow, nhigh) = (nat.trailing_zeros(), 15 - nat.leading_zeros());
                     let span_ok = nhigh - nlow < cards.len() as u32;
-                    let culprit = decl.iter().position(|c| {
-                        let r = u32::from(c.rank().expect("natural"));
+                    let culprit = decl.iter().position(|d| {
+                        let r = u32::from(d.position().expect("natural or imaginary"));
                         span_ok
                             && (r + cards.len() as u32 <= nhigh || r >= nlow + cards.len() as u32)
                     });
@@ -282,7 +450,7 @@ impl Play {
                     PlayKind::Sequence,
                     cards,
                     sorted,
-                    low,
+                    low.max(1) - 1,
                     1 << suit as u8,
                 ))
             }
@@ -294,18 +462,58 @@ impl Play {
         self.cards
     }
 
-    /// The declarations of the jokers, ascending (first = the lower joker's).
+    /// The natural cards the jokers declare, ascending (first = the lower joker's);
+    /// imaginary cards past the ends of a sequence are left out (see
+    /// [`Play::declarations`]).
     pub fn declared(&self) -> impl Iterator<Item = Card> + '_ {
+        self.declarations().filter_map(Declaration::card)
+    }
+
+    /// Every declaration of the jokers, ascending (first = the lower joker's).
+    pub fn declarations(&self) -> impl Iterator<Item = Declaration> + '_ {
         self.declared.iter().flatten().copied()
     }
 
-    /// The declaration of joker `joker`, if it is in the play and declared.
+    /// The natural card joker `joker` declares, if it is in the play and declares one.
     pub fn declaration_of(&self, joker: Card) -> Option<Card> {
+        self.declaration(joker).and_then(Declaration::card)
+    }
+
+    /// The declaration of joker `joker`, if it is in the play and declared.
+    pub fn declaration(&self, joker: Card) -> Option<Declaration> {
         self.cards
             .jokers()
             .iter()
             .position(|card| card == joker)
             .and_then(|index| self.declared[index])
+    }
+
+    /// Whether this is a group of five: four of a kind and a joker.
+    pub const fn is_group_of_five(&self) -> bool {
+        matches!(self.kind, PlayKind::Group) && self.len == 5
+    }
+
+    /// Whether a joker of this sequence stands for an imaginary card past an end.
+    pub const fn is_past_the_ends(&self) -> bool {
+        self.below_three() + self.above_two() > 0
+    }
+
+    /// Whether `rules` know this play: a group of five needs `group_of_five`, a joker
+    /// past the ends of a sequence `joker_past_sequence_ends`.
+    pub const fn is_allowed_by(&self, rules: &RuleSet) -> bool {
+        (rules.group_of_five || !self.is_group_of_five())
+            && (rules.joker_past_sequence_ends || !self.is_past_the_ends())
+    }
+
+    /// 1 when the lower joker stands below the 3, else 0.
+    const fn below_three(&self) -> u8 {
+        matches!(self.declared[0], Some(Declaration::BelowThree(_))) as u8
+    }
+
+    /// 1 when a joker stands above the 2, else 0.
+    const fn above_two(&self) -> u8 {
+        (matches!(self.declared[0], Some(Declaration::AboveTwo(_)))
+            || matches!(self.declared[1], Some(Declaration::AboveTwo(_)))) as u8
     }
 
     /// The type of the play.
@@ -323,7 +531,8 @@ impl Play {
         self.len == 0
     }
 
-    /// The lowest rank (a group's rank); `None` for joker-only plays.
+    /// The lowest rank (a group's rank); `None` for joker-only plays. A sequence's
+    /// imaginary card below the 3 is no rank: its lowest rank is then the 3.
     pub const fn low_rank(&self) -> Option<u8> {
         if self.low == JOKER_STRENGTH {
             None
@@ -332,12 +541,28 @@ impl Play {
         }
     }
 
-    /// The highest rank (a sequence's top); `None` for joker-only plays.
+    /// The highest rank (a sequence's top); `None` for joker-only plays. A
+    /// sequence's imaginary card above the 2 is no rank: its highest rank is then the 2.
     pub const fn high_rank(&self) -> Option<u8> {
-        match (self.low_rank(), self.kind) {
-            (None, _) => None,
-            (Some(low), PlayKind::Sequence) => Some(low + self.len - 1),
-            (Some(low), _) => Some(low),
+        match self.low_rank() {
+            None => None,
+            Some(_) => Some(self.high_rank_raw()),
+        }
+    }
+
+    /// The lowest position on the extended rank line, where the imaginary card below
+    /// the 3 is [`POSITION_BELOW_3`], a rank r is r + 1 and the imaginary card above
+    /// the 2 is [`POSITION_ABOVE_2`]: what sequences compare. Meaningless for
+    /// joker-only plays.
+    pub const fn low_position(&self) -> u8 {
+        self.low + 1 - self.below_three()
+    }
+
+    /// The highest position on the extended rank line (see [`Play::low_position`]).
+    pub const fn high_position(&self) -> u8 {
+        match self.kind {
+            PlayKind::Sequence => self.low_position() + self.len - 1,
+            _ => self.low_position(),
         }
     }
 
@@ -367,21 +592,24 @@ impl Play {
     }
 
     /// Strength under the current order (higher is stronger): a single or group's
-    /// rank, a sequence's weakest position, joker-only plays above every rank.
+    /// rank, a sequence's weakest position, joker-only plays above every rank. A
+    /// sequence whose weakest end is an imaginary card past the 3 or the 2 counts as
+    /// strength 0, like one ending on the 3 (or the 2 in the reversed order).
     pub const fn strength(&self, reversed: bool) -> u8 {
         if self.low == JOKER_STRENGTH {
             return JOKER_STRENGTH;
         }
         if reversed {
-            RANK_2 - self.high_rank_raw()
+            (RANK_2 + 1).saturating_sub(self.high_position())
         } else {
-            self.low
+            self.low_position().saturating_sub(1)
         }
     }
 
+    /// The highest rank of a natural play (imaginary cards left out).
     const fn high_rank_raw(&self) -> u8 {
         match self.kind {
-            PlayKind::Sequence => self.low + self.len - 1,
+            PlayKind::Sequence => self.low + self.len - 1 - self.below_three() - self.above_two(),
             _ => self.low,
         }
     }
@@ -434,8 +662,8 @@ impl Play {
             return false;
         }
         match (self.kind, reversed) {
-            (PlayKind::Sequence, false) => self.low > table.high_rank_raw(),
-            (PlayKind::Sequence, true) => self.high_rank_raw() < table.low,
+            (PlayKind::Sequence, false) => self.low_position() > table.high_position(),
+            (PlayKind::Sequence, true) => self.high_position() < table.low_position(),
             (_, false) => self.low > table.low,
             (_, true) => self.low < table.low,
         }
@@ -468,7 +696,7 @@ impl Play {
 
     /// A stable encoding for fingerprints: cards, then declarations, then kind.
     pub fn encode(&self) -> [u64; 2] {
-        let decl = |d: Option<Card>| u64::from(d.map_or(0xFF, |c| c.id()));
+        let decl = |d: Option<Declaration>| u64::from(d.map_or(0xFF, Declaration::id));
         [
             self.cards.bits(),
             decl(self.declared[0])
@@ -607,6 +835,153 @@ mod tests {
         assert!(Play::single(Card::SPADE_3).beats(&joker, false, 0, &r));
         assert!(Play::single(Card::SPADE_3).beats(&joker, true, 0, &r));
         assert!(!Play::single(c("♥3")).beats(&joker, true, 0, &r));
+    }
+
+    fn past(kind: PlayKind, names: &str, declared: &[Declaration]) -> Play {
+        Play::with_declarations(kind, set(names), declared).unwrap()
+    }
+
+    #[test]
+    fn sequences_with_a_joker_past_an_end() {
+        let below = Declaration::BelowThree(Suit::Spades);
+        let above = Declaration::AboveTwo(Suit::Spades);
+        let low = past(PlayKind::Sequence, "♠3 ♠4 joker", &[below]);
+        assert!(low.is_past_the_ends() && low.kind() == PlayKind::Sequence);
+        assert_eq!((low.low_rank(), low.high_rank()), (Some(0), Some(1)));
+        assert_eq!((low.low_position(), low.high_position()), (0, 2));
+        assert_eq!(low.declarations().collect::<Vec<_>>(), [below]);
+        assert_eq!(low.declared().count(), 0);
+        assert_eq!(low.declaration_of(Card::JOKER), None);
+        assert_eq!(low.declaration(Card::JOKER), Some(below));
+        let high = past(PlayKind::Sequence, "♠A ♠2 joker", &[above]);
+        assert_eq!((high.low_rank(), high.high_rank()), (Some(11), Some(12)));
+        assert_eq!((high.low_position(), high.high_position()), (12, 14));
+        assert_eq!(format!("{high:?}"), "sequence ♠A ♠2 joker=♠(above 2)");
+        // The imaginary card is of the sequence's suit, at the end the naturals reach.
+        let e = Play::with_declarations(
+            PlayKind::Sequence,
+            set("♠3 ♠4 joker"),
+            &[Declaration::BelowThree(Suit::Hearts)],
+        )
+        .unwrap_err();
+        assert_eq!(e.joker, Some(0));
+        assert!(Play::with_declarations(PlayKind::Sequence, set("♠4 ♠5 joker"), &[below]).is_err());
+        assert!(Play::with_declarations(PlayKind::Sequence, set("♠K ♠A joker"), &[above]).is_err());
+        assert!(Play::with_declarations(PlayKind::Group, set("♠3 joker"), &[below]).is_err());
+        // Two jokers: one past the end, one inside; or both past the ends.
+        let two = past(
+            PlayKind::Sequence,
+            "♠3 ♠5 joker joker2",
+            &[Declaration::Card(c("♠4")), below],
+        );
+        assert_eq!(two.declaration(Card::JOKER), Some(below));
+        assert_eq!(two.declaration_of(Card::JOKER2), Some(c("♠4")));
+        assert_eq!((two.low_position(), two.high_position()), (0, 3));
+        assert!(
+            Play::with_declarations(PlayKind::Sequence, set("♠3 ♠4 joker joker2"), &[below, below])
+                .is_err()
+        );
+        // The rules decide whether the play exists.
+        assert!(low.is_allowed_by(&RuleSet::uecda()) && !low.is_allowed_by(&RuleSet::house()));
+        // Distinct encodings from the play with the joker inside the run.
+        let inside = Play::new(PlayKind::Sequence, set("♠3 ♠4 joker"), &[c("♠5")]).unwrap();
+        assert_ne!(inside.encode(), low.encode());
+        for id in [56, 59, 60, 63, 0, 51] {
+            assert_eq!(Declaration::from_id(id).map(|d| u32::from(d.id())), Some(id));
+        }
+        assert_eq!(Declaration::from_id(64), None);
+    }
+
+    #[test]
+    fn joker_past_an_end_compares_in_both_orders() {
+        let r = RuleSet::uecda();
+        let seq = |n: &str| Play::new(PlayKind::Sequence, set(n), &[]).unwrap();
+        let below = past(
+            PlayKind::Sequence,
+            "♠3 ♠4 joker",
+            &[Declaration::BelowThree(Suit::Spades)],
+        );
+        let above = past(
+            PlayKind::Sequence,
+            "♠A ♠2 joker",
+            &[Declaration::AboveTwo(Suit::Spades)],
+        );
+        // Normal order: joker-3-4 beats nothing and is beaten from the 5 up.
+        assert!(!below.beats(&seq("♥3 ♥4 ♥5"), false, 0, &r));
+        assert!(seq("♥5 ♥6 ♥7").beats(&below, false, 0, &r));
+        assert!(!seq("♥4 ♥5 ♥6").beats(&below, false, 0, &r));
+        // Normal order: A-2-joker beats any 3-sequence topped below the A; nothing
+        // beats it.
+        assert!(above.beats(&seq("♥J ♥Q ♥K"), false, 0, &r));
+        assert!(!above.beats(&seq("♥Q ♥K ♥A"), false, 0, &r));
+        assert!(!seq("♥K ♥A ♥2").beats(&above, false, 0, &r));
+        assert!(!below.beats(&above, false, 0, &r));
+        // Reversed: joker-3-4 beats every 3-sequence starting from the 5 and nothing
+        // natural beats it; A-2-joker is the weakest.
+        assert!(below.beats(&seq("♥5 ♥6 ♥7"), true, 0, &r));
+        assert!(!below.beats(&seq("♥3 ♥4 ♥5"), true, 0, &r));
+        assert!(!seq("♥3 ♥4 ♥5").beats(&below, true, 0, &r));
+        assert!(seq("♥J ♥Q ♥K").beats(&above, true, 0, &r));
+        assert!(!seq("♥Q ♥K ♥A").beats(&above, true, 0, &r));
+        assert!(below.beats(&above, true, 0, &r));
+        // The suit lock holds as for other sequences.
+        assert!(!seq("♥5 ♥6 ♥7").beats(&below, false, 0b0001, &r));
+        assert!(seq("♠5 ♠6 ♠7").beats(&below, false, 0b0001, &r));
+        // Strengths: the imaginary end counts as the weakest position.
+        assert_eq!(below.strength(false), 0);
+        assert_eq!(above.strength(true), 0);
+        assert_eq!(below.strength(true), RANK_2 - 1);
+        assert_eq!(above.strength(false), 11);
+    }
+
+    #[test]
+    fn joker_past_an_end_revolution_and_eight_cut() {
+        let r = RuleSet::uecda();
+        let five = past(
+            PlayKind::Sequence,
+            "♦3 ♦4 ♦5 ♦6 joker",
+            &[Declaration::BelowThree(Suit::Diamonds)],
+        );
+        assert!(five.is_revolution(&r) && !five.is_eight_cut(&r));
+        let to_eight = past(
+            PlayKind::Sequence,
+            "♦3 ♦4 ♦5 ♦6 ♦7 ♦8 joker",
+            &[Declaration::BelowThree(Suit::Diamonds)],
+        );
+        assert!(to_eight.is_eight_cut(&r));
+        let four = past(
+            PlayKind::Sequence,
+            "♦K ♦A ♦2 joker",
+            &[Declaration::AboveTwo(Suit::Diamonds)],
+        );
+        assert!(!four.is_revolution(&r) && !four.is_eight_cut(&r));
+        assert!(!five.is_jack_back(&RuleSet { jack_back: true, ..r }));
+    }
+
+    #[test]
+    fn group_of_five() {
+        let r = RuleSet::uecda();
+        let five = Play::new(PlayKind::Group, set("♠9 ♥9 ♦9 ♣9 joker"), &[]).unwrap();
+        assert!(five.is_group_of_five() && five.kind() == PlayKind::Group);
+        assert_eq!((five.len(), five.suits(), five.low_rank()), (5, 0xF, Some(6)));
+        assert_eq!(five.declarations().count(), 0);
+        assert_eq!(format!("{five:?}"), "group ♠9 ♥9 ♦9 ♣9 joker");
+        assert!(five.is_revolution(&r) && !five.is_eight_cut(&r));
+        let eights = Play::new(PlayKind::Group, set("♠8 ♥8 ♦8 ♣8 joker"), &[]).unwrap();
+        assert!(eights.is_eight_cut(&r));
+        // Only a higher group of five follows one (in the current order).
+        assert!(five.beats(&eights, false, 0, &r) && !eights.beats(&five, false, 0, &r));
+        assert!(eights.beats(&five, true, 0b1111, &r));
+        let four = Play::new(PlayKind::Group, set("♠K ♥K ♦K ♣K"), &[]).unwrap();
+        assert!(!four.beats(&five, false, 0, &r) && !five.beats(&four, false, 0, &r));
+        // Not a group of five: three of a kind, two jokers, a declaration.
+        assert!(Play::new(PlayKind::Group, set("♠9 ♥9 ♦9 joker joker2"), &[]).is_err());
+        assert!(Play::new(PlayKind::Group, set("♠9 ♥9 ♦9 ♠8 joker"), &[]).is_err());
+        assert!(Play::new(PlayKind::Group, set("♠9 ♥9 ♦9 ♣9 joker"), &[c("♠9")]).is_err());
+        assert!(Play::new(PlayKind::Sequence, set("♠9 ♥9 ♦9 ♣9 joker"), &[]).is_err());
+        // The rules decide whether the play exists.
+        assert!(five.is_allowed_by(&r) && !five.is_allowed_by(&RuleSet::house()));
+        assert!(five.is_forbidden_finish(false));
     }
 
     #[test]

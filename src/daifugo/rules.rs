@@ -52,6 +52,11 @@ pub struct RuleSet {
     pub forbidden_finishes: bool,
     /// Miyako-ochi: the reigning daifugo falls when another player finishes first.
     pub miyako_ochi: bool,
+    /// A group of five: four of a kind and a joker (UECda).
+    pub group_of_five: bool,
+    /// A joker may extend a sequence past its ends, as an imaginary card below the 3 or
+    /// above the 2 of the sequence's suit (UECda).
+    pub joker_past_sequence_ends: bool,
 }
 
 impl RuleSet {
@@ -73,6 +78,8 @@ impl RuleSet {
             spade3_beats_joker: true,
             forbidden_finishes: true,
             miyako_ochi: true,
+            group_of_five: false,
+            joker_past_sequence_ends: false,
         }
     }
 
@@ -94,6 +101,8 @@ impl RuleSet {
             spade3_beats_joker: true,
             forbidden_finishes: false,
             miyako_ochi: false,
+            group_of_five: true,
+            joker_past_sequence_ends: true,
         }
     }
 
@@ -127,7 +136,8 @@ impl RuleSet {
         Ok(())
     }
 
-    /// A stable encoding of every toggle, for fingerprints.
+    /// A stable encoding of every toggle, for fingerprints. The toggles added last
+    /// take the next bits, so a rule set with them off keeps its earlier encoding.
     pub fn encode(&self) -> u64 {
         let flags = [
             self.empty_table_pass,
@@ -143,6 +153,8 @@ impl RuleSet {
             self.forbidden_finishes,
             self.miyako_ochi,
             self.first_lead == FirstLead::Diamond3Always,
+            self.group_of_five,
+            self.joker_past_sequence_ends,
         ];
         let mut bits = 0u64;
         for (i, flag) in flags.iter().enumerate() {
@@ -213,14 +225,30 @@ mod tests {
         assert!(h.group_revolution && h.sequence_revolution.is_none());
         assert!(h.eight_cut && !h.eight_cut_sequence && !h.jack_back && h.suit_lock);
         assert!(h.spade3_beats_joker && h.forbidden_finishes && h.miyako_ochi);
+        assert!(!h.group_of_five && !h.joker_past_sequence_ends);
         let u = RuleSet::uecda();
         assert_eq!(u.first_lead, FirstLead::Diamond3Always);
         assert!(u.empty_table_pass && u.pass_locks_out && u.self_follow && u.exchange);
         assert!(u.group_revolution && u.sequence_revolution == Some(5));
         assert!(u.eight_cut && u.eight_cut_sequence && !u.jack_back && u.suit_lock);
         assert!(u.spade3_beats_joker && !u.forbidden_finishes && !u.miyako_ochi);
+        assert!(u.group_of_five && u.joker_past_sequence_ends);
         assert_ne!(h.encode(), u.encode());
         assert!(h.validate().is_ok() && u.validate().is_ok());
+    }
+
+    #[test]
+    fn the_encoding_of_rule_sets_without_the_newer_toggles_is_unchanged() {
+        // The values before the group of five and the joker past the sequence ends
+        // existed: fingerprints and seeds of house views must not move.
+        assert_eq!(RuleSet::house().encode(), 0x1_0000 | 0b1111_0011_1010);
+        let old_uecda = RuleSet {
+            group_of_five: false,
+            joker_past_sequence_ends: false,
+            ..RuleSet::uecda()
+        };
+        assert_eq!(old_uecda.encode(), RuleSet::uecda().encode() & !(0b11 << 13));
+        assert_ne!(old_uecda.encode(), RuleSet::uecda().encode());
     }
 
     #[test]

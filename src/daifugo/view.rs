@@ -6,7 +6,7 @@
 
 use super::cards::{Card, CardSet};
 use super::moves::Trick;
-use super::plays::{Play, PlayKind};
+use super::plays::{Declaration, Play, PlayKind};
 use super::rules::{RuleSet, Title};
 use crate::bot::StableHasher;
 use std::fmt;
@@ -24,12 +24,14 @@ pub enum PhaseInput {
 }
 
 /// One card of the table as sent on the wire: the card id and, for a joker inside a
-/// group or sequence, the declared card id.
+/// group or sequence, the declared card id (a natural card, or an imaginary card past a
+/// sequence's end: [`Declaration::id`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableCardInput {
     /// Card id (0..52 natural, 52/53 jokers).
     pub card: u32,
-    /// The card a joker stands for (`None` for naturals, the lone joker, the joker pair).
+    /// The card a joker stands for (`None` for naturals, the lone joker, the joker pair
+    /// and the joker of a group of five).
     pub declared: Option<u32>,
 }
 
@@ -549,20 +551,51 @@ impl DaifugoView {
                         }
                         (true, Some(d)) => {
                             let dfield = format!("table.cards[{i}].declared");
-                            let dcard = match u8::try_from(d).ok().and_then(Card::from_id) {
-                                Some(c) if !c.is_joker() => c,
-                                _ => return err(dfield, format!("{d} is not a natural card id")),
+                            let declaration = match Declaration::from_id(d) {
+                                Some(Declaration::Card(c)) if c.is_joker() => {
+                                    return err(dfield, format!("{d} is not a natural card id"));
+                                }
+                                Some(declaration) => declaration,
+                                None => {
+                                    return err(
+                                        dfield,
+                                        format!("{d} is neither a natural card id nor an imaginary card past a sequence's end"),
+                                    );
+                                }
                             };
-                            joker_fields.push((card, dcard, dfield));
-                            declared.push(dcard);
+                            if declaration.is_past_an_end() && !rules.joker_past_sequence_ends {
+                                return err(
+                                    dfield,
+                                    format!(
+                                        "declares {declaration}, past an end of a sequence, which needs the rule joker_past_sequence_ends"
+                                    ),
+                                );
+                            }
+                            joker_fields.push((card, declaration, dfield));
+                            declared.push(declaration);
                         }
-                        (true, None) => joker_fields.push((card, Card::JOKER, String::new())),
+                        (true, None) => joker_fields.push((
+                            card,
+                            Declaration::Card(Card::JOKER),
+                            String::new(),
+                        )),
                         (false, None) => {}
                     }
                 }
                 let undeclared = joker_fields.iter().filter(|j| j.2.is_empty()).count();
                 let joker_only = cards.naturals().is_empty();
-                if !joker_only && undeclared > 0 {
+                // Four of a kind and an undeclared joker: a group of five.
+                let five = t.kind == PlayKind::Group
+                    && cards.len() == 5
+                    && cards.joker_count() == 1
+                    && undeclared == 1;
+                if five && !rules.group_of_five {
+                    return err(
+                        "table.cards",
+                        "a group of five needs the rule group_of_five",
+                    );
+                }
+                if !joker_only && !five && undeclared > 0 {
                     let i = t
                         .cards
                         .iter()
@@ -577,21 +610,21 @@ impl DaifugoView {
                 joker_fields.sort_by_key(|j| j.0);
                 if joker_fields.len() == 2
                     && !joker_fields[1].2.is_empty()
-                    && joker_fields[0].1 > joker_fields[1].1
+                    && joker_fields[0].1.order_key() > joker_fields[1].1.order_key()
                 {
                     return err(
                         joker_fields[0].2.clone(),
                         "declarations are assigned to the jokers in ascending card order",
                     );
                 }
-                let play = match Play::new(t.kind, cards, &declared) {
+                let play = match Play::with_declarations(t.kind, cards, &declared) {
                     Ok(play) => play,
                     Err(e) => {
                         let field = match e.joker {
                             Some(k) => {
-                                let mut sorted: Vec<&(Card, Card, String)> =
+                                let mut sorted: Vec<&(Card, Declaration, String)> =
                                     joker_fields.iter().filter(|j| !j.2.is_empty()).collect();
-                                sorted.sort_by_key(|j| j.1);
+                                sorted.sort_by_key(|j| j.1.order_key());
                                 sorted
                                     .get(k)
                                     .map_or("table.cards".to_string(), |j| j.2.clone())
@@ -875,7 +908,7 @@ pub fn table_input(play: &Play, owner: usize) -> TableInput {
             .iter()
             .map(|c| TableCardInput {
                 card: u32::from(c.id()),
-                declared: play.declaration_of(c).map(|d| u32::from(d.id())),
+                declared: play.declaration(c).map(|d| u32::from(d.id())),
             })
             .collect(),
     }
