@@ -376,7 +376,10 @@ fn sequence_windows(
     } else {
         (1, RANKS as usize)
     };
-    let (low, high) = (usize::from(top.low_position()), usize::from(top.high_position()));
+    let (low, high) = (
+        usize::from(top.low_position()),
+        usize::from(top.high_position()),
+    );
     (first..=(last + 1).saturating_sub(n)).filter_map(move |start| {
         let beats = if reversed {
             start + n - 1 < low

@@ -107,9 +107,9 @@ impl Declaration {
     pub fn from_id(id: u32) -> Option<Declaration> {
         let id = u8::try_from(id).ok()?;
         match id {
-            BELOW_3_ID..ABOVE_2_ID => Some(Declaration::BelowThree(Suit::from_index(
-                id - BELOW_3_ID,
-            ))),
+            BELOW_3_ID..ABOVE_2_ID => {
+                Some(Declaration::BelowThree(Suit::from_index(id - BELOW_3_ID)))
+            }
             ABOVE_2_ID..64 => Some(Declaration::AboveTwo(Suit::from_index(id - ABOVE_2_ID))),
             _ => Card::from_id(id).map(Declaration::Card),
         }
@@ -362,10 +362,7 @@ impl Play {
                 }
                 Declaration::Card(card) => effective.insert(card),
                 _ if decl[..i].contains(&declaration) => {
-                    return Err(play_error(
-                        Some(i),
-                        format!("declares {declaration} twice"),
-                    ));
+                    return Err(play_error(Some(i), format!("declares {declaration} twice")));
                 }
                 _ => {}
             }
@@ -878,8 +875,12 @@ mod tests {
         assert_eq!(two.declaration_of(Card::JOKER2), Some(c("♠4")));
         assert_eq!((two.low_position(), two.high_position()), (0, 3));
         assert!(
-            Play::with_declarations(PlayKind::Sequence, set("♠3 ♠4 joker joker2"), &[below, below])
-                .is_err()
+            Play::with_declarations(
+                PlayKind::Sequence,
+                set("♠3 ♠4 joker joker2"),
+                &[below, below]
+            )
+            .is_err()
         );
         // The rules decide whether the play exists.
         assert!(low.is_allowed_by(&RuleSet::uecda()) && !low.is_allowed_by(&RuleSet::house()));
@@ -887,7 +888,10 @@ mod tests {
         let inside = Play::new(PlayKind::Sequence, set("♠3 ♠4 joker"), &[c("♠5")]).unwrap();
         assert_ne!(inside.encode(), low.encode());
         for id in [56, 59, 60, 63, 0, 51] {
-            assert_eq!(Declaration::from_id(id).map(|d| u32::from(d.id())), Some(id));
+            assert_eq!(
+                Declaration::from_id(id).map(|d| u32::from(d.id())),
+                Some(id)
+            );
         }
         assert_eq!(Declaration::from_id(64), None);
     }
@@ -955,7 +959,10 @@ mod tests {
             &[Declaration::AboveTwo(Suit::Diamonds)],
         );
         assert!(!four.is_revolution(&r) && !four.is_eight_cut(&r));
-        assert!(!five.is_jack_back(&RuleSet { jack_back: true, ..r }));
+        assert!(!five.is_jack_back(&RuleSet {
+            jack_back: true,
+            ..r
+        }));
     }
 
     #[test]
@@ -963,7 +970,10 @@ mod tests {
         let r = RuleSet::uecda();
         let five = Play::new(PlayKind::Group, set("♠9 ♥9 ♦9 ♣9 joker"), &[]).unwrap();
         assert!(five.is_group_of_five() && five.kind() == PlayKind::Group);
-        assert_eq!((five.len(), five.suits(), five.low_rank()), (5, 0xF, Some(6)));
+        assert_eq!(
+            (five.len(), five.suits(), five.low_rank()),
+            (5, 0xF, Some(6))
+        );
         assert_eq!(five.declarations().count(), 0);
         assert_eq!(format!("{five:?}"), "group ♠9 ♥9 ♦9 ♣9 joker");
         assert!(five.is_revolution(&r) && !five.is_eight_cut(&r));

@@ -247,7 +247,10 @@ mod tests {
             joker_past_sequence_ends: false,
             ..RuleSet::uecda()
         };
-        assert_eq!(old_uecda.encode(), RuleSet::uecda().encode() & !(0b11 << 13));
+        assert_eq!(
+            old_uecda.encode(),
+            RuleSet::uecda().encode() & !(0b11 << 13)
+        );
         assert_ne!(old_uecda.encode(), RuleSet::uecda().encode());
     }
 

@@ -559,7 +559,9 @@ impl DaifugoView {
                                 None => {
                                     return err(
                                         dfield,
-                                        format!("{d} is neither a natural card id nor an imaginary card past a sequence's end"),
+                                        format!(
+                                            "{d} is neither a natural card id nor an imaginary card past a sequence's end"
+                                        ),
                                     );
                                 }
                             };
@@ -574,11 +576,9 @@ impl DaifugoView {
                             joker_fields.push((card, declaration, dfield));
                             declared.push(declaration);
                         }
-                        (true, None) => joker_fields.push((
-                            card,
-                            Declaration::Card(Card::JOKER),
-                            String::new(),
-                        )),
+                        (true, None) => {
+                            joker_fields.push((card, Declaration::Card(Card::JOKER), String::new()))
+                        }
                         (false, None) => {}
                     }
                 }
