@@ -6,7 +6,7 @@
 
 use crate::daifugo::bots::is_legal;
 use crate::daifugo::cards::{Card, CardSet, RANK_3, RANKS, Suit};
-use crate::daifugo::plays::{Play, PlayKind};
+use crate::daifugo::plays::{Declaration, Play, PlayKind};
 use crate::daifugo::rules::{FirstLead, RuleSet, Title};
 use crate::daifugo::view::{
     DaifugoViewInput, ExchangeInput, LogEntryInput, PhaseInput, SeatInput, TableCardInput,
@@ -218,6 +218,11 @@ fn rules_from_wire(wire: Option<&pb::DaifugoRules>) -> Result<RuleSet, ServiceEr
         (wire.spade3_beats_joker, &mut rules.spade3_beats_joker),
         (wire.forbidden_finishes, &mut rules.forbidden_finishes),
         (wire.miyako_ochi, &mut rules.miyako_ochi),
+        (wire.group_of_five, &mut rules.group_of_five),
+        (
+            wire.joker_past_sequence_ends,
+            &mut rules.joker_past_sequence_ends,
+        ),
     ];
     for (value, toggle) in toggles {
         if let Some(value) = value {
@@ -343,9 +348,41 @@ fn play_card(
                 "a joker declares a natural card, not a joker",
             ));
         }
-        Some(d) => Some(card_id(d, &|| format!("{}.declared", field()))?),
+        Some(d) => Some(declaration_id(d, &|| format!("{}.declared", field()))?),
     };
     Ok(TableCardInput { card, declared })
+}
+
+/// The wire rank of the imaginary card below the 3 (a joker past a sequence's low end).
+const WIRE_RANK_BELOW_3: u32 = 2;
+/// The wire rank of the imaginary card above the 2 (a joker past a sequence's high end).
+const WIRE_RANK_ABOVE_2: u32 = 16;
+
+/// The engine's declaration id ([`Declaration::id`]) of a wire declaration: a natural
+/// card, or an imaginary card past a sequence's end (rank 2 or 16 with a suit). Whether
+/// the rules allow the imaginary ones is the domain's check.
+fn declaration_id(wire: &pb::DaifugoCard, field: FieldPath<'_>) -> Result<u32, ServiceError> {
+    let imaginary = match (wire.joker, wire.rank) {
+        (0, WIRE_RANK_BELOW_3) => Declaration::BelowThree,
+        (0, WIRE_RANK_ABOVE_2) => Declaration::AboveTwo,
+        _ => return card_id(wire, field),
+    };
+    let suit = suit(wire.suit, &|| format!("{}.suit", field()))?;
+    Ok(u32::from(imaginary(suit).id()))
+}
+
+/// The wire form of a declaration.
+fn declaration_to_wire(declaration: Declaration) -> pb::DaifugoCard {
+    let imaginary = |rank: u32, suit: Suit| pb::DaifugoCard {
+        rank,
+        suit: suit_to_wire(suit) as i32,
+        joker: 0,
+    };
+    match declaration {
+        Declaration::Card(card) => card_to_wire(card),
+        Declaration::BelowThree(suit) => imaginary(WIRE_RANK_BELOW_3, suit),
+        Declaration::AboveTwo(suit) => imaginary(WIRE_RANK_ABOVE_2, suit),
+    }
 }
 
 fn card_to_wire(card: Card) -> pb::DaifugoCard {
@@ -430,6 +467,11 @@ pub fn rules_to_wire(rules: &RuleSet) -> pb::DaifugoRules {
             spade3_beats_joker: differs(rules.spade3_beats_joker, base.spade3_beats_joker),
             forbidden_finishes: differs(rules.forbidden_finishes, base.forbidden_finishes),
             miyako_ochi: differs(rules.miyako_ochi, base.miyako_ochi),
+            group_of_five: differs(rules.group_of_five, base.group_of_five),
+            joker_past_sequence_ends: differs(
+                rules.joker_past_sequence_ends,
+                base.joker_past_sequence_ends,
+            ),
         }
     };
     let count = |r: &pb::DaifugoRules| {
@@ -449,6 +491,8 @@ pub fn rules_to_wire(rules: &RuleSet) -> pb::DaifugoRules {
             r.spade3_beats_joker.is_some(),
             r.forbidden_finishes.is_some(),
             r.miyako_ochi.is_some(),
+            r.group_of_five.is_some(),
+            r.joker_past_sequence_ends.is_some(),
         ]
         .iter()
         .filter(|&&set| set)
@@ -474,7 +518,7 @@ fn play_cards_to_wire(play: &Play) -> Vec<pb::DaifugoPlayCard> {
         .iter()
         .map(|c| pb::DaifugoPlayCard {
             card: Some(card_to_wire(c)),
-            declared: play.declaration_of(c).map(card_to_wire),
+            declared: play.declaration(c).map(declaration_to_wire),
         })
         .collect()
 }
@@ -587,14 +631,17 @@ pub fn decision_from_wire(
             let mut declared = Vec::new();
             for pc in &play.cards {
                 if let Some(d) = &pc.declared {
-                    let d = card(d).filter(|d| !d.is_joker())?;
+                    let d = declaration_id(d, &|| "decision".into())
+                        .ok()
+                        .and_then(Declaration::from_id)
+                        .filter(|d| d.card().is_none_or(|c| !c.is_joker()))?;
                     if !pc.card.as_ref().and_then(card)?.is_joker() {
                         return None;
                     }
                     declared.push(d);
                 }
             }
-            DaifugoDecision::Play(Play::new(kind, cards, &declared).ok()?)
+            DaifugoDecision::Play(Play::with_declarations(kind, cards, &declared).ok()?)
         }
         pb::daifugo_decision::Decision::Exchange(exchange) => {
             DaifugoDecision::Exchange(set(&mut exchange.cards.iter().map(card))?)
