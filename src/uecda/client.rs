@@ -235,11 +235,7 @@ pub fn run(args: &PlayArgs) -> Result<ClientReport, String> {
         }
         loop {
             let turn = codec::read_table(&mut reader).map_err(io_error("turn"))?;
-            if tracker.on_turn(&turn)? && tracker.group_of_five_on_table() {
-                // Nothing beats a group of five, and no climbot view can show it.
-                codec::write_table(&mut writer, &codec::empty_table()).map_err(io_error("pass"))?;
-                codec::read_int(&mut reader).map_err(io_error("acknowledgement"))?;
-            } else if tracker.status().my_turn {
+            if tracker.on_turn(&turn)? {
                 let input = tracker.view_input(None);
                 let decision = match DaifugoView::new(input.clone()) {
                     Ok(view) => {

@@ -3,13 +3,15 @@
 //!
 //! Card cells: rows 0-3 are ♠, ♥, ♦, ♣; columns 1-13 are the ranks 3 up to 2. In a hand
 //! the joker is the value 2 at row 4, column 1. In a play a joker stands at the cell of
-//! the card it replaces with the value 2; the lone joker is a 2 alone (climbot writes it
-//! at column 14 in the normal order and column 0 in a revolution, on a row other than
-//! the table's suit). A pass is a table with no card. Row 5 carries the flags and row 6
-//! the card counts, classes and seating (see [`Status`]).
+//! the card it replaces with the value 2: column 0 or 14 of the sequence's row for the
+//! imaginary card below the 3 or above the 2, row 4 of the group's column in a group of
+//! five; the lone joker is a 2 alone (climbot writes it at column 14 in the normal order
+//! and column 0 in a revolution, on a row other than the table's suit). A pass is a
+//! table with no card. Row 5 carries the flags and row 6 the card counts, classes and
+//! seating (see [`Status`]).
 
 use crate::daifugo::cards::{Card, CardSet, RANKS, Suit};
-use crate::daifugo::plays::{Play, PlayKind};
+use crate::daifugo::plays::{Declaration, POSITION_ABOVE_2, POSITION_BELOW_3, Play, PlayKind};
 use std::io::{self, Read, Write};
 
 /// The protocol version climbot speaks (big-endian integers).
@@ -171,11 +173,23 @@ pub fn play_table(play: &Play, revolution: bool, table_suits: u8) -> Table {
         let (r, c) = cell_of(card).expect("a natural card");
         table[r][c] = 1;
     }
-    for declared in play.declared() {
-        let (r, c) = cell_of(declared).expect("a declaration is natural");
+    if play.is_group_of_five() {
+        let (_, c) = cell_of(naturals.first().expect("four of a kind")).expect("natural");
+        table[4][c] = 2;
+    }
+    for declared in play.declarations() {
+        let (r, c) = declaration_cell(declared);
         table[r][c] = 2;
     }
     table
+}
+
+/// The cell of a declared card: a natural card's, or column 0 or 14 of the suit's row
+/// for the imaginary card below the 3 or above the 2.
+fn declaration_cell(declared: Declaration) -> (usize, usize) {
+    let row = declared.suit().expect("a declaration has a suit") as usize;
+    let column = declared.position().expect("a declaration has a position");
+    (row, usize::from(column))
 }
 
 /// Whether rows 0-4 of `table` hold no card.
@@ -190,10 +204,10 @@ pub fn same_cards(a: &Table, b: &Table) -> bool {
 
 /// The play of a submitted or announced table: `Ok(None)` for a pass. A 2 alone is the
 /// lone joker wherever it stands; a 2 beside naturals is a joker declared as the card of
-/// its cell. A joker at column 0 or 14 beside naturals (some servers allow a sequence
-/// to run past 3 or 2 that way) is declared at the other end of the run, the nearest
-/// play climbot's rules know; the returned flag says so.
-pub fn decode_play(table: &Table) -> Result<Option<(Play, bool)>, String> {
+/// its cell: at column 0 or 14 of a card row, the imaginary card below the 3 or above
+/// the 2 of that suit; at row 4 of the column of four of a kind, the joker of a group of
+/// five. Whether the rules know those plays is the referee's question.
+pub fn decode_play(table: &Table) -> Result<Option<Play>, String> {
     let mut naturals = CardSet::EMPTY;
     let mut jokers: Vec<(usize, usize)> = Vec::new();
     for (r, row) in table.iter().take(5).enumerate() {
@@ -213,48 +227,45 @@ pub fn decode_play(table: &Table) -> Result<Option<(Play, bool)>, String> {
         return Err(format!("{} jokers in one play", jokers.len()));
     }
     if naturals.is_empty() {
-        return Ok(jokers
-            .first()
-            .map(|_| (Play::lone_joker(Card::JOKER), false)));
+        return Ok(jokers.first().map(|_| Play::lone_joker(Card::JOKER)));
     }
     let ranks: Vec<u8> = naturals.iter().filter_map(|c| c.rank()).collect();
     let one_rank = ranks.iter().all(|&r| r == ranks[0]);
-    let mut adjusted = false;
     let mut declared = Vec::new();
-    if let Some(&(r, c)) = jokers.first() {
-        let card = match card_at(r, c) {
-            Some(card) => card,
-            None if r < 4 && (c == 0 || c == 14) && !one_rank => {
-                adjusted = true;
-                let lo = *ranks.iter().min().expect("naturals");
-                let hi = *ranks.iter().max().expect("naturals");
-                let rank = if c == 0 {
-                    hi + 1
-                } else {
-                    lo.checked_sub(1).ok_or("no room")?
-                };
-                if rank >= RANKS {
-                    return Err(format!("joker at [{r}][{c}]: no card to stand for"));
-                }
-                Card::natural(rank, Suit::from_index(r as u8))
-            }
-            None => return Err(format!("joker at [{r}][{c}]: not a card cell")),
-        };
-        declared.push(card);
-    }
     let mut cards = naturals;
-    if !declared.is_empty() {
-        cards.insert(Card::JOKER);
-    }
-    let kind = if cards.len() == 1 {
-        PlayKind::Single
-    } else if one_rank && declared.iter().all(|d| d.rank() == Some(ranks[0])) {
-        PlayKind::Group
-    } else {
-        PlayKind::Sequence
+    let kind = match jokers.first() {
+        // Row 4 of the column of four of a kind: a group of five.
+        Some(&(4, c))
+            if one_rank
+                && naturals.len() == 4
+                && card_at(0, c).and_then(Card::rank) == Some(ranks[0]) =>
+        {
+            cards.insert(Card::JOKER);
+            PlayKind::Group
+        }
+        Some(&(r, c)) => {
+            let suit = Suit::from_index(r as u8);
+            let declaration = match (r, c as u8) {
+                (4.., _) => return Err(format!("joker at [{r}][{c}]: not a card cell")),
+                (_, POSITION_BELOW_3) => Declaration::BelowThree(suit),
+                (_, POSITION_ABOVE_2) => Declaration::AboveTwo(suit),
+                _ => Declaration::Card(card_at(r, c).expect("a card cell")),
+            };
+            declared.push(declaration);
+            cards.insert(Card::JOKER);
+            let same_rank = declaration.card().and_then(Card::rank) == Some(ranks[0]);
+            if one_rank && same_rank {
+                PlayKind::Group
+            } else {
+                PlayKind::Sequence
+            }
+        }
+        None if cards.len() == 1 => PlayKind::Single,
+        None if one_rank => PlayKind::Group,
+        None => PlayKind::Sequence,
     };
-    Play::new(kind, cards, &declared)
-        .map(|play| Some((play, adjusted)))
+    Play::with_declarations(kind, cards, &declared)
+        .map(Some)
         .map_err(|e| e.reason)
 }
 
@@ -423,22 +434,22 @@ mod tests {
         assert_eq!(table[0][5], 1);
         assert_eq!(table[1][5], 2);
         assert_eq!(table[4][1], 0);
-        assert_eq!(decode_play(&table).unwrap(), Some((group, false)));
+        assert_eq!(decode_play(&table).unwrap(), Some(group));
 
         let run = Play::new(PlayKind::Sequence, cards("♦5 ♦7 joker"), &[card("♦6")]).unwrap();
         let table = play_table(&run, false, 0);
         assert_eq!((table[2][3], table[2][4], table[2][5]), (1, 2, 1));
-        assert_eq!(decode_play(&table).unwrap(), Some((run, false)));
+        assert_eq!(decode_play(&table).unwrap(), Some(run));
 
         let single = Play::single(card("♣K"));
         let table = play_table(&single, false, 0);
         assert_eq!(table[3][11], 1);
-        assert_eq!(decode_play(&table).unwrap(), Some((single, false)));
+        assert_eq!(decode_play(&table).unwrap(), Some(single));
 
         let four = Play::new(PlayKind::Group, cards("♠9 ♥9 ♦9 ♣9"), &[]).unwrap();
         assert_eq!(
             decode_play(&play_table(&four, false, 0)).unwrap(),
-            Some((four, false))
+            Some(four)
         );
     }
 
@@ -450,21 +461,69 @@ mod tests {
         let table = play_table(&joker, true, 0b0001);
         assert_eq!(table[1][0], 2);
         assert_eq!(table.iter().flatten().filter(|&&v| v != 0).count(), 1);
-        assert_eq!(decode_play(&table).unwrap(), Some((joker, false)));
+        assert_eq!(decode_play(&table).unwrap(), Some(joker));
         let mut anywhere = empty_table();
         anywhere[3][6] = 2;
-        assert_eq!(decode_play(&anywhere).unwrap(), Some((joker, false)));
+        assert_eq!(decode_play(&anywhere).unwrap(), Some(joker));
     }
 
     #[test]
-    fn a_joker_past_the_end_of_a_run_is_read_at_the_other_end() {
+    fn a_joker_past_the_ends_of_a_run_stands_at_column_0_or_14() {
+        // Hand-written: the joker at [0][0] before ♠3 ♠4.
         let mut table = empty_table();
         table[0][0] = 2;
         table[0][1] = 1;
         table[0][2] = 1;
-        let (play, adjusted) = decode_play(&table).unwrap().unwrap();
-        assert!(adjusted);
-        assert_eq!(play.declaration_of(Card::JOKER), Some(card("♠5")));
+        let below = decode_play(&table).unwrap().unwrap();
+        assert_eq!(below.kind(), PlayKind::Sequence);
+        assert_eq!(
+            below.declaration(Card::JOKER),
+            Some(Declaration::BelowThree(Suit::Spades))
+        );
+        assert_eq!((below.low_position(), below.high_position()), (0, 2));
+        assert_eq!(play_table(&below, false, 0), table);
+        // Hand-written: ♦K ♦A ♦2 and the joker at [2][14].
+        let mut table = empty_table();
+        table[2][11] = 1;
+        table[2][12] = 1;
+        table[2][13] = 1;
+        table[2][14] = 2;
+        let above = decode_play(&table).unwrap().unwrap();
+        assert_eq!(
+            above.declaration(Card::JOKER),
+            Some(Declaration::AboveTwo(Suit::Diamonds))
+        );
+        assert_eq!(above.len(), 4);
+        assert_eq!(play_table(&above, true, 0b0100), table);
+        // Past the end of a run that does not reach it: no play.
+        let mut gap = empty_table();
+        gap[1][0] = 2;
+        gap[1][2] = 1;
+        gap[1][3] = 1;
+        assert!(decode_play(&gap).is_err());
+    }
+
+    #[test]
+    fn a_group_of_five_has_its_joker_on_row_4_of_its_column() {
+        // Hand-written: the four 7s and the joker at [4][5].
+        let mut table = empty_table();
+        for row in table.iter_mut().take(4) {
+            row[5] = 1;
+        }
+        table[4][5] = 2;
+        let five = decode_play(&table).unwrap().unwrap();
+        assert!(five.is_group_of_five());
+        assert_eq!(five.cards(), cards("♠7 ♥7 ♦7 ♣7 joker"));
+        assert_eq!(five.declarations().count(), 0);
+        assert_eq!(play_table(&five, false, 0), table);
+        // The joker on row 4 of another column, or beside three of a kind: no play.
+        let mut elsewhere = table;
+        elsewhere[4][5] = 0;
+        elsewhere[4][6] = 2;
+        assert!(decode_play(&elsewhere).is_err());
+        let mut three = table;
+        three[3][5] = 0;
+        assert!(decode_play(&three).is_err());
     }
 
     #[test]

@@ -138,18 +138,34 @@ fn card_from_text(text: &str) -> Result<Card, String> {
 /// A play as the format writes it, from the cells of its table (rows 0-4): `p` for a
 /// pass, `jk` for the lone joker, a group as its suits and rank (`cd-7`), a sequence as
 /// its suit and ranks (`d-tjq`), and where the joker stands in parentheses: its suit in
-/// a group (`cd-7(c)`), its rank in a sequence (`s-345(4)`).
+/// a group (`cd-7(c)`), its rank in a sequence (`s-345(4)`, `d--34(-)` below the 3). A
+/// group of five has the fifth suit `x` (`cdhsx-7(cdhsx)`).
 pub fn play_text(table: &Table) -> Result<String, String> {
     let mut cells: Vec<(usize, usize, i32)> = Vec::new();
+    let mut five_column = None;
     for (r, row) in table.iter().take(5).enumerate() {
         for (c, &value) in row.iter().enumerate() {
             if value != 0 {
+                if (r, value) == (4, 2) && five_column.is_none() {
+                    five_column = Some(c);
+                    continue;
+                }
                 if r >= 4 || !(1..=2).contains(&value) {
                     return Err(format!("[{r}][{c}] = {value} is not a card of a play"));
                 }
                 cells.push((r, c, value));
             }
         }
+    }
+    if let Some(column) = five_column {
+        let four = cells.len() == 4 && cells.iter().all(|cell| cell.1 == column && cell.2 == 1);
+        if !four || !(1..=13).contains(&column) {
+            return Err(format!(
+                "[4][{column}] = 2 beside cards other than four of a kind in its column"
+            ));
+        }
+        let rank = char::from(RANK_LETTERS[column]);
+        return Ok(format!("cdhsx-{rank}(cdhsx)"));
     }
     let jokers = cells.iter().filter(|cell| cell.2 == 2).count();
     match (cells.len(), jokers) {
@@ -213,11 +229,33 @@ pub fn play_from_text(text: &str) -> Result<Table, String> {
         Some((ranks, joker)) => (ranks, Some(joker.strip_suffix(')').ok_or_else(bad)?)),
         None => (rest, None),
     };
+    if let Some(naturals) = suits.strip_suffix('x') {
+        // A group of five: the four suits and the fifth, `x`, the joker.
+        let mut rows: Vec<u8> = naturals.bytes().collect();
+        rows.sort_unstable();
+        let column = RANK_LETTERS[1..14]
+            .iter()
+            .position(|&l| ranks.len() == 1 && l == ranks.as_bytes()[0])
+            .map(|i| i + 1);
+        let joker_ok = joker.is_none_or(|j| j.bytes().all(|b| b"cdhsx".contains(&b)));
+        return match (rows.as_slice(), column, joker_ok) {
+            (b"cdhs", Some(column), true) => {
+                for row in table.iter_mut().take(4) {
+                    row[column] = 1;
+                }
+                table[4][column] = 2;
+                Ok(table)
+            }
+            _ => Err(format!(
+                "{text:?}: a group of five is the four suits and x of one rank"
+            )),
+        };
+    }
     let rows: Vec<usize> = suits
         .bytes()
         .map(|b| ROW_LETTERS.iter().position(|&l| l == b))
         .collect::<Option<_>>()
-        .ok_or_else(|| format!("{text:?}: suits other than c, d, h, s (a group of five?)"))?;
+        .ok_or_else(|| format!("{text:?}: suits other than c, d, h, s and x"))?;
     let columns: Vec<usize> = ranks
         .bytes()
         .map(|b| RANK_LETTERS.iter().position(|&l| l == b))
@@ -420,10 +458,11 @@ pub struct CheckReport {
     pub ended_on_passes: usize,
     /// Games whose record stops at the play cap.
     pub truncated: usize,
-    /// Sequences with the joker past 3 or 2 (a card climbot's rules do not have),
-    /// replayed with the joker at the other end of the run, as `climbot uecda play`
-    /// reads them.
-    pub extended_jokers: usize,
+    /// Groups of five (four of a kind and the joker) replayed.
+    pub groups_of_five: usize,
+    /// Sequences with the joker past 3 or 2 (an imaginary card below the 3 or above
+    /// the 2) replayed.
+    pub past_the_ends: usize,
     /// Every disagreement, naming the game and the turn.
     pub problems: Vec<String>,
 }
@@ -436,7 +475,7 @@ impl CheckReport {
              replayed on climbot's referee: {} games to the recorded places, {} ended on \
              {PASSES_TO_END} passes in a row (places of those out checked), {} cut at \
              {RECORDED_PLAYS_CAP} plays (places of those out checked)\n\
-             sequences with the joker past 3 or 2, replayed with it at the other end: {}\n\
+             groups of five: {}, sequences with the joker past 3 or 2: {}\n\
              disagreements: {}\n",
             self.games,
             self.exchanges,
@@ -445,7 +484,8 @@ impl CheckReport {
             self.finished,
             self.ended_on_passes,
             self.truncated,
-            self.extended_jokers,
+            self.groups_of_five,
+            self.past_the_ends,
             self.problems.len()
         );
         for problem in self.problems.iter().take(20) {
@@ -573,10 +613,9 @@ pub fn replay(game: &RecordedGame, report: &mut CheckReport) -> Result<Outcome, 
             DaifugoDecision::Pass
         } else {
             match codec::decode_play(table) {
-                Ok(Some((play, adjusted))) => {
-                    if adjusted {
-                        report.extended_jokers += 1;
-                    }
+                Ok(Some(play)) => {
+                    report.groups_of_five += usize::from(play.is_group_of_five());
+                    report.past_the_ends += usize::from(play.is_past_the_ends());
                     DaifugoDecision::Play(play)
                 }
                 Ok(None) => DaifugoDecision::Pass,
@@ -693,8 +732,18 @@ mod tests {
     #[test]
     fn plays_round_trip_through_their_tables() {
         for text in [
-            "p", "jk", "s-q", "dh-3", "cd-7(c)", "cdhs-9", "d-tjq", "s-345(4)", "h-ka2(a)",
+            "p",
+            "jk",
+            "s-q",
+            "dh-3",
+            "cd-7(c)",
+            "cdhs-9",
+            "d-tjq",
+            "s-345(4)",
+            "h-ka2(a)",
             "d--34(-)",
+            "c-ka2+(+)",
+            "cdhsx-7(cdhsx)",
         ] {
             let table = play_from_text(text).unwrap();
             assert_eq!(play_text(&table).unwrap(), text, "{text}");
@@ -706,13 +755,36 @@ mod tests {
         let table = play_from_text("cd-7(c)[388784]").unwrap();
         assert_eq!(table[2][5], 1, "♦7 natural");
         assert_eq!(table[3][5], 2, "the joker as ♣7");
-        let (play, adjusted) = codec::decode_play(&table).unwrap().unwrap();
-        assert!(!adjusted);
+        let play = codec::decode_play(&table).unwrap().unwrap();
         assert!(play.cards().contains(Card::JOKER));
         assert_eq!(play.declared().collect::<Vec<_>>(), [card("c7")]);
         let seq = play_from_text("d-tjq").unwrap();
         assert_eq!((seq[2][8], seq[2][9], seq[2][10]), (1, 1, 1));
-        assert!(play_from_text("x-3").is_err(), "no fifth suit in a table");
+        assert!(
+            play_from_text("x-3").is_err(),
+            "the fifth suit only in a group of five"
+        );
+        assert!(
+            play_from_text("cdsx-3").is_err(),
+            "a group of five has the four suits"
+        );
+        assert!(
+            play_from_text("cdhsx-34").is_err(),
+            "a group of five has one rank"
+        );
+        let five = codec::decode_play(&play_from_text("cdhsx-a(x)").unwrap())
+            .unwrap()
+            .unwrap();
+        assert!(five.is_group_of_five());
+        assert_eq!(
+            play_text(&codec::play_table(&five, false, 0)).unwrap(),
+            "cdhsx-a(cdhsx)"
+        );
+        let below = codec::decode_play(&play_from_text("s--34(-)").unwrap())
+            .unwrap()
+            .unwrap();
+        assert!(below.is_past_the_ends());
+        assert_eq!(below.low_position(), 0);
         assert!(play_from_text("s-35").is_err(), "a gap");
         assert!(play_from_text("zz").is_err());
     }
@@ -749,9 +821,9 @@ mod tests {
         assert!(err.contains("game 1") && err.contains("seat"), "{err}");
         let err = unreadable(SAMPLE.replace("{ d4 }", "{ d4 "));
         assert!(err.contains("dealt"), "{err}");
-        let err = unreadable(SAMPLE.replace("cd-7(c)", "cdhsx-7(x)"));
+        let err = unreadable(SAMPLE.replace("cd-7(c)", "cdsx-7(x)"));
         assert!(err.contains("play 3") && err.contains("five"), "{err}");
-        let record = parse_record(&SAMPLE.replace("cd-7(c)", "cdhsx-7(x)")).unwrap();
+        let record = parse_record(&SAMPLE.replace("cd-7(c)", "cdsx-7(x)")).unwrap();
         assert_eq!(
             check(&record).problems.len(),
             1,

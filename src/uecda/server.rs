@@ -444,7 +444,7 @@ fn play_game(
             Some(DaifugoDecision::Pass)
         } else {
             match codec::decode_play(&submitted) {
-                Ok(Some((play, false))) => Some(DaifugoDecision::Play(play)),
+                Ok(Some(play)) => Some(DaifugoDecision::Play(play)),
                 _ => None,
             }
         };

@@ -22,9 +22,6 @@ pub enum Seen {
     Played(usize, Play),
     /// `player` passed (or had a submission rejected).
     Passed(usize),
-    /// `player` played a group of five: four of a kind and the joker, which the
-    /// reference server accepts and climbot's rules lack. Nothing beats it.
-    PlayedFive(usize, CardSet),
 }
 
 /// The game state of one client.
@@ -38,31 +35,12 @@ pub struct Tracker {
     dealt: CardSet,
     table: Option<(Play, usize)>,
     table_cells: Table,
-    /// A group of five is on the table (then `table` is `None`: no climbot play).
-    five_on_table: bool,
     passed: [bool; PLAYERS],
     log: Vec<(usize, Option<CardSet>)>,
     played: CardSet,
     finish_order: Vec<usize>,
     first_turn_seen: bool,
     warnings: Vec<String>,
-}
-
-/// The cards of a group of five as the reference server takes it: the four naturals of
-/// one rank and the joker (2) on row 4 of that column.
-fn group_of_five(table: &Table) -> Option<CardSet> {
-    let column = (1..=13).find(|&c| table[4][c] == 2)?;
-    let mut cards = CardSet::single(Card::JOKER);
-    for (r, row) in table.iter().take(5).enumerate() {
-        for (c, &value) in row.iter().enumerate() {
-            match (r, c == column, value) {
-                (_, _, 0) | (4, true, 2) => {}
-                (0..=3, true, 1) => cards.insert(codec::card_at(r, c)?),
-                _ => return None,
-            }
-        }
-    }
-    (cards.len() == 5).then_some(cards)
 }
 
 /// The title of a UECda class (0 = daifugo .. 4 = daihinmin).
@@ -99,7 +77,6 @@ impl Tracker {
             dealt: CardSet::EMPTY,
             table: None,
             table_cells: codec::empty_table(),
-            five_on_table: false,
             passed: [false; PLAYERS],
             log: Vec::new(),
             played: CardSet::EMPTY,
@@ -191,12 +168,10 @@ impl Tracker {
         let status = Status::read(table);
         check_seats(&status)?;
         self.hand = codec::hand_cards(table)?;
-        if status.empty_table
-            && (self.table.is_some() || self.five_on_table || self.passed.iter().any(|&p| p))
-        {
+        if status.empty_table && (self.table.is_some() || self.passed.iter().any(|&p| p)) {
             self.clear();
         }
-        if !status.empty_table && self.table.is_none() && !self.five_on_table {
+        if !status.empty_table && self.table.is_none() {
             return Err("the server shows a table this client never saw played".into());
         }
         if status.jack_back {
@@ -227,28 +202,9 @@ impl Tracker {
             self.passed[actor] = true;
             self.log.push((actor, None));
             Seen::Passed(actor)
-        } else if let Some(cards) = group_of_five(table) {
-            if !cards.is_disjoint(self.played) {
-                return Err(format!("{cards:?} repeats a card played earlier"));
-            }
-            self.warnings.push(format!(
-                "player {actor} played a group of five ({cards:?}), which climbot's rules lack; \
-                 passing until the table clears"
-            ));
-            self.played = self.played.union(cards);
-            self.log.push((actor, Some(cards)));
-            self.table = None;
-            self.five_on_table = true;
-            self.table_cells = *table;
-            Seen::PlayedFive(actor, cards)
         } else {
-            let (play, adjusted) =
+            let play =
                 codec::decode_play(table)?.ok_or("a play with no cards differs from the table")?;
-            if adjusted {
-                self.warnings.push(format!(
-                    "player {actor} played a joker beyond 3 or 2; read as {play:?}"
-                ));
-            }
             let cards = play.cards();
             if !cards.is_disjoint(self.played) {
                 return Err(format!("{play:?} repeats a card played earlier"));
@@ -276,7 +232,6 @@ impl Tracker {
 
     fn clear(&mut self) {
         self.table = None;
-        self.five_on_table = false;
         self.table_cells = codec::empty_table();
         self.passed = [false; PLAYERS];
         self.status.lock = false;
@@ -389,12 +344,6 @@ impl Tracker {
             .fold(CardSet::EMPTY, CardSet::union)
     }
 
-    /// Whether a group of five (four of a kind and the joker) is on the table: nothing
-    /// beats it, and climbot's views cannot show it, so the client passes.
-    pub fn group_of_five_on_table(&self) -> bool {
-        self.five_on_table
-    }
-
     /// The suit set on the table (0 when empty), for placing a lone joker.
     pub fn table_suits(&self) -> u8 {
         self.table.as_ref().map_or(0, |(p, _)| p.suits())
@@ -430,6 +379,10 @@ fn check_seats(status: &Status) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::daifugo::DaifugoDecision;
+    use crate::daifugo::bots::legal_decisions;
+    use crate::daifugo::cards::Suit;
+    use crate::daifugo::plays::{Declaration, PlayKind};
     use crate::daifugo::view::DaifugoView;
 
     fn cards(text: &str) -> CardSet {
@@ -452,7 +405,7 @@ mod tests {
     }
 
     #[test]
-    fn a_group_of_five_is_logged_and_passed_on_until_the_table_clears() {
+    fn a_group_of_five_is_a_play_on_the_table_of_the_view() {
         let seats = [1, 2, 3, 4, 0];
         let hand = cards("♠3 ♥4 ♦5 ♣6 ♠7 ♥8 ♦9 ♣10 ♠J ♥Q ♦K");
         let mut tracker = Tracker::new(1);
@@ -483,37 +436,90 @@ mod tests {
             ..base
         };
         let seen = tracker.on_stage(&stage(&aces, after)).unwrap();
-        let five = cards("♠A ♥A ♦A ♣A joker");
-        assert_eq!(seen, Seen::PlayedFive(2, five));
-        assert_eq!(tracker.take_warnings().len(), 1);
-        // Our turn with the five on the table: the client passes; the same table
-        // coming back is our pass.
+        let five = Play::new(PlayKind::Group, cards("♠A ♥A ♦A ♣A joker"), &[]).unwrap();
+        assert_eq!(seen, Seen::Played(2, five));
+        assert!(tracker.take_warnings().is_empty());
+        // Our turn with the five on the table: the view shows it, and passing is all
+        // there is; the same table coming back is our pass.
         let turn = Status {
             to_act: 1,
             my_turn: true,
             ..after
         };
         assert!(tracker.on_turn(&message(hand, turn)).unwrap());
-        assert!(tracker.group_of_five_on_table());
+        let view = DaifugoView::new(tracker.view_input(None)).unwrap();
+        assert_eq!(view.table().map(|t| t.play), Some(five));
+        assert!(view.revolution());
+        assert_eq!(legal_decisions(&view), [DaifugoDecision::Pass]);
         let seen = tracker.on_stage(&stage(&aces, turn)).unwrap();
         assert_eq!(seen, Seen::Passed(1));
-        // The table clears: views are back, with the five in the log and the played cards.
+        // The table clears, with the five in the log and the played cards.
         let turn = Status {
             to_act: 2,
             empty_table: true,
             ..after
         };
         tracker.on_turn(&message(hand, turn)).unwrap();
-        assert!(!tracker.group_of_five_on_table());
         let input = tracker.view_input(None);
+        assert!(input.table.is_none());
         assert_eq!(input.log.len(), 2);
         assert_eq!(input.log[0].cards.len(), 5);
-        // A joker on row 4 beside anything else is no group of five.
+        // A joker on row 4 beside anything but four of a kind in its column is no play.
         let broken = stage(
             &[(0, 12, 1), (1, 11, 1), (2, 12, 1), (3, 12, 1), (4, 12, 2)],
             after,
         );
-        assert!(group_of_five(&broken).is_none());
+        assert!(codec::decode_play(&broken).is_err());
+    }
+
+    #[test]
+    fn a_joker_below_the_3_is_a_play_on_the_table_of_the_view() {
+        let seats = [1, 2, 3, 4, 0];
+        let hand = cards("♥3 ♥4 ♥5 ♥6 ♠7 ♥8 ♦9 ♣10 ♠J ♥Q ♦K");
+        let mut tracker = Tracker::new(1);
+        let base = Status {
+            counts: [11, 11, 11, 10, 10],
+            seats,
+            ..Status::default()
+        };
+        let deal = Status {
+            exchange: true,
+            to_act: 6,
+            ..base
+        };
+        tracker.on_deal(&message(hand, deal)).unwrap();
+        let turn = Status {
+            to_act: 2,
+            empty_table: true,
+            ..base
+        };
+        tracker.on_turn(&message(hand, turn)).unwrap();
+        // Player 2 plays the joker at [0][0] before ♠3 ♠4.
+        let run = [(0, 0, 2), (0, 1, 1), (0, 2, 1)];
+        let after = Status {
+            to_act: 2,
+            counts: [11, 11, 8, 10, 10],
+            ..base
+        };
+        let seen = tracker.on_stage(&stage(&run, after)).unwrap();
+        let below = Play::with_declarations(
+            PlayKind::Sequence,
+            cards("♠3 ♠4 joker"),
+            &[Declaration::BelowThree(Suit::Spades)],
+        )
+        .unwrap();
+        assert_eq!(seen, Seen::Played(2, below));
+        assert!(tracker.take_warnings().is_empty());
+        let turn = Status {
+            to_act: 1,
+            my_turn: true,
+            ..after
+        };
+        assert!(tracker.on_turn(&message(hand, turn)).unwrap());
+        let view = DaifugoView::new(tracker.view_input(None)).unwrap();
+        assert_eq!(view.table().map(|t| t.play), Some(below));
+        // ♥3 ♥4 ♥5 ♥6 hold no 3-sequence above the 4 (a run from the 5 needs the ♥7).
+        assert_eq!(legal_decisions(&view), [DaifugoDecision::Pass]);
     }
 
     #[test]
