@@ -3,8 +3,8 @@
 //! Plays are generated from a hand by rank (groups) and by suit (sequences) with the
 //! jokers' declarations expanded: a joker may declare any free card of the play, even one
 //! the player holds (docs/rules/daifugo.md, §7.4 Jokers in groups and sequences), and,
-//! where the rules allow them, the imaginary cards past the ends of a sequence (§7.6)
-//! and the group of five (§7.5). With two jokers in hand, a play using one joker uses
+//! where the rules allow them, the imaginary cards past the ends of a sequence (§7.7)
+//! and the group of five (§7.6). With two jokers in hand, a play using one joker uses
 //! the lower one.
 
 use super::cards::{Card, CardSet, RANKS, Suit};

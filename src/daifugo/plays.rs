@@ -2,9 +2,9 @@
 //!
 //! A joker inside a group or sequence declares a natural card (docs/rules/daifugo.md,
 //! §7.4 Jokers in groups and sequences), or, where the rules allow it, an imaginary
-//! card past an end of a sequence (§7.6); the declarations are stored in ascending card
+//! card past an end of a sequence (§7.7); the declarations are stored in ascending card
 //! order and belong to the play's jokers in ascending id order. A lone joker, the
-//! two-joker pair and the joker of a group of five (§7.5) carry no declaration.
+//! two-joker pair and the joker of a group of five (§7.6) carry no declaration.
 
 use super::cards::{Card, CardSet, RANK_2, RANK_3, RANK_8, RANK_J, RANKS, Suit};
 use super::rules::RuleSet;
@@ -281,8 +281,8 @@ impl Play {
     }
 
     /// [`Play::new`] with declarations that may also be the imaginary cards past the
-    /// ends of a sequence (docs/rules/daifugo.md, §7.6), and the group of five (four of
-    /// a kind and an undeclared joker, §7.5). Whether the rules allow those is
+    /// ends of a sequence (docs/rules/daifugo.md, §7.7), and the group of five (four of
+    /// a kind and an undeclared joker, §7.6). Whether the rules allow those is
     /// [`Play::is_allowed_by`].
     ///
     /// ```
