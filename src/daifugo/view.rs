@@ -585,10 +585,15 @@ impl DaifugoView {
                 let undeclared = joker_fields.iter().filter(|j| j.2.is_empty()).count();
                 let joker_only = cards.naturals().is_empty();
                 // Four of a kind and an undeclared joker: a group of five.
+                let naturals = cards.naturals();
                 let five = t.kind == PlayKind::Group
-                    && cards.len() == 5
+                    && naturals.len() == 4
                     && cards.joker_count() == 1
-                    && undeclared == 1;
+                    && undeclared == 1
+                    && naturals
+                        .first()
+                        .and_then(Card::rank)
+                        .is_some_and(|rank| naturals.suits_of_rank(rank) == 0xF);
                 if five && !rules.group_of_five {
                     return err(
                         "table.cards",
