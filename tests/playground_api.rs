@@ -1,5 +1,5 @@
-//! The playground's JSON API against a real server on 127.0.0.1:0: a whole Lexio round
-//! and a whole Daifugo game with a human seat that always takes the first legal
+//! The playground's JSON API against a real server on 127.0.0.1:0: a whole Lexio round,
+//! a whole Daifugo game and a whole Dalmuti hand with a human seat that always takes the first legal
 //! action, illegal actions refused without any change, and bad requests answered with
 //! the field at fault.
 
@@ -187,6 +187,27 @@ fn a_whole_daifugo_game_through_the_api() {
 }
 
 #[test]
+fn a_whole_dalmuti_hand_through_the_api() {
+    let addr = start();
+    let (status, state) = call(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({"game": "dalmuti", "players": 5, "human_seat": 4,
+            "levels": ["hard", "normal", "easy", "expert"], "seed": 8, "rounds": 1})),
+    );
+    assert_eq!(status, 201, "{state}");
+    let id = state["id"].as_str().unwrap().to_string();
+    let illegal = json!({"dalmuti": {"play": {"rank": 14, "naturals": 1}}});
+    let (end, human_actions) = play_to_the_end(addr, &id, &illegal);
+    assert!(human_actions > 0);
+    let places: f64 = (0..5)
+        .map(|s| end["totals"]["seats"][s]["sums"][0].as_f64().unwrap())
+        .sum();
+    assert_eq!(places, 15.0, "places 1 to 5: {end}");
+}
+
+#[test]
 fn bad_requests_name_the_field_and_unknown_tables_are_404() {
     let addr = start();
     for (body, field) in [
@@ -213,6 +234,10 @@ fn bad_requests_name_the_field_and_unknown_tables_are_404() {
             "{error}"
         );
     }
+    let huge = json!({"game": "x".repeat(100_000)});
+    let (status, error) = call(addr, "POST", "/api/tables", Some(&huge));
+    assert_eq!(status, 413, "{error}");
+    assert_eq!(error["field"], "body");
     let (status, _) = call(addr, "GET", "/api/tables/999", None);
     assert_eq!(status, 404);
     let (status, _) = call(addr, "POST", "/api/tables/1/step", None);

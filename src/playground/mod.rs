@@ -35,6 +35,7 @@ use crate::lexio::Lexio;
 use crate::tools::ToolError;
 use axum::Router;
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -258,8 +259,11 @@ async fn blocking<T: Send + 'static>(
         .unwrap_or_else(|e| Err(ApiError::unavailable(format!("the request failed: {e}"))))
 }
 
-async fn create_table(State(shared): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
-    let request = parse_object(&body)?;
+async fn create_table(
+    State(shared): State<Shared>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let request = parse_object(body)?;
     let (remote, wait) = {
         let mut tables = lock(&shared);
         tables.expire(Instant::now());
@@ -306,9 +310,9 @@ async fn show_table(
 async fn act(
     State(shared): State<Shared>,
     Path(id): Path<String>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let mut request = parse_object(&body)?;
+    let mut request = parse_object(body)?;
     let decision = request.remove("decision").ok_or_else(|| {
         ApiError::invalid("decision", "required: one of the state's legal actions")
     })?;
@@ -351,8 +355,14 @@ async fn explain_move(
     Ok(json_response(StatusCode::OK, &table.explanation(index)?))
 }
 
-fn parse_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
-    match serde_json::from_slice::<Value>(body) {
+/// The request body as a JSON object (a body over the size limit is a 413).
+fn parse_object(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value>, ApiError> {
+    let body = body.map_err(|rejection| ApiError {
+        status: rejection.status(),
+        field: Some("body".into()),
+        message: rejection.body_text(),
+    })?;
+    match serde_json::from_slice::<Value>(&body) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(ApiError::invalid("body", "must be a JSON object")),
         Err(e) => Err(ApiError::invalid("body", format!("not JSON: {e}"))),

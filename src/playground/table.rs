@@ -17,6 +17,7 @@ use crate::game::{Game, Policy};
 use crate::pb;
 use crate::service::game::{GameAdapter, Validated, difficulty_to_wire};
 use serde_json::{Value, json};
+use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -98,8 +99,9 @@ struct Pending<G: Game> {
 struct Shared<G: Game> {
     pending: Option<Pending<G>>,
     command: Option<Command<G::Decision>>,
-    /// The latest view published (the seat to act's), in proto3 JSON.
-    latest: Option<(usize, Value)>,
+    /// The latest view published (the seat to act's), in proto3 JSON, and the number
+    /// of moves taken before it.
+    latest: Option<(usize, Value, usize)>,
     /// The human seat's latest view and its legal actions, in proto3 JSON, and the
     /// number of moves taken before it.
     human: Option<(Value, Vec<Value>, usize)>,
@@ -168,7 +170,18 @@ impl<G: ArenaGame> GameTable<G> {
             .spawn(move || {
                 let seats: Vec<&dyn Policy<G>> =
                     gates.iter().map(|g| g as &dyn Policy<G>).collect();
-                let outcome = G::play_match(&rules, &seats, units, seed);
+                // A bot's panic ends this match, not the server.
+                let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    G::play_match(&rules, &seats, units, seed)
+                }))
+                .unwrap_or_else(|panic| {
+                    let message = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Err(format!("a bot failed: {message}"))
+                });
                 let mut state = thread_sync.lock();
                 state.outcome = Some(outcome);
                 state.pending = None;
@@ -245,7 +258,8 @@ impl<G: ArenaGame> Table for GameTable<G> {
             (None, Some(_)) => "bot_turn",
             (None, None) => "deciding",
         };
-        let view = state.latest.as_ref().map(|(seat, view)| {
+        let view_moves = state.latest.as_ref().map_or(0, |(_, _, moves)| *moves);
+        let view = state.latest.as_ref().map(|(seat, view, _)| {
             if human.is_some_and(|h| h != *seat) {
                 wire::without_private_fields(view)
             } else {
@@ -293,6 +307,7 @@ impl<G: ArenaGame> Table for GameTable<G> {
             "status": status,
             "to_act": to_act,
             "view": view,
+            "view_moves": view_moves,
             "your_view": your_view,
             "your_view_moves": your_view_moves,
             "legal": legal,
@@ -462,7 +477,8 @@ impl<G: ArenaGame> Policy<G> for Gate<G> {
             let moves = state.moves.len();
             state.human = Some((view_json.clone(), legal, moves));
         }
-        state.latest = Some((self.seat, view_json));
+        let moves = state.moves.len();
+        state.latest = Some((self.seat, view_json, moves));
         state.pending = Some(Pending {
             seat: self.seat,
             view: view.clone(),

@@ -6,7 +6,8 @@
 const LEVELS = ["easy", "normal", "hard", "expert"];
 const DELAYS_MS = [1500, 800, 400, 150, 0];
 
-const title = (t) => (t || "").replace(/^[A-Z]+_TITLE_/, "").replace(/_/g, " ").toLowerCase();
+const title = (t) => (!t || t.endsWith("UNSPECIFIED") ? ""
+  : t.replace(/^[A-Z]+_TITLE_/, "").replace(/_/g, " ").toLowerCase());
 
 const LEXIO_SUITS = {
   LEXIO_SUIT_CLOUD: ["☁", "cloud"], LEXIO_SUIT_STAR: ["★", "star"],
@@ -324,8 +325,17 @@ function render() {
   }[state.status] + (view ? ` · ${state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand"} ${game.deal(view)}` : "") +
     (phase ? ` · ${phase}` : "");
 
-  // Seats.
+  // Seats, and the play to beat, with the moves taken since the view (the last move
+  // of a match has no view after it).
   const seats = view ? game.seats(view) : [];
+  let play = view && game.table(view);
+  for (const m of state.moves.slice(state.view_moves)) {
+    const played = game.cards(m.decision);
+    if (played && seats[m.seat] && m.decision[state.game].play) {
+      seats[m.seat].count -= played.length;
+      play = { owner: m.seat, cards: played };
+    }
+  }
   $("seats").innerHTML = "";
   state.seats.forEach((player, i) => {
     const s = seats[i] || {};
@@ -333,7 +343,7 @@ function render() {
     el.className = "seat" + (i === state.to_act ? " to-act" : "") + (i === state.human_seat ? " human" : "");
     el.dataset.seat = i;
     const bits = [`<b>${i === state.human_seat ? "You" : `Seat ${i}`}</b> <span class="who">${player}</span>`,
-      `<span class="count">${s.count ?? "?"} cards</span>`];
+      `<span class="count">${s.count ?? "?"} ${s.count === 1 ? "card" : "cards"}</span>`];
     if (s.title) bits.push(`<span class="title">${s.title}</span>`);
     if (s.score !== undefined) bits.push(`<span class="score">${s.score} pts</span>`);
     if (s.finished) bits.push(`<span class="flag">out</span>`);
@@ -343,7 +353,6 @@ function render() {
   });
 
   // The play to beat.
-  const play = view && game.table(view);
   const tableEl = $("table-play");
   tableEl.innerHTML = "";
   if (play) {
