@@ -12,7 +12,7 @@ done
 if [ -n "$missing" ]; then
     apt-get update -qq
     # shellcheck disable=SC2086
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
 python3 -m pip install --quiet --disable-pip-version-check "selenium==4.45.0"
 bin="${CLIMBOT_BIN:-$root/target/debug/climbot}"
