@@ -7,7 +7,9 @@
 //! The API:
 //!
 //! - `POST /api/tables` `{"game", "players", "levels", "human_seat"?, "seed"?,
-//!   "rules"?, "rounds"?}`: a new table (201 with its state).
+//!   "rules"?, "rounds"?}`: a new table (201 with its state). `levels` names one level
+//!   per bot seat in seat order; the seed defaults to 1, `rules` (Daifugo only) to
+//!   `house`, `rounds` to the arena's match length.
 //! - `GET /api/tables/{id}`: the table's state.
 //! - `POST /api/tables/{id}/actions` `{"decision": <climbot.v1.Decision JSON>}`: the
 //!   human seat's action, one of the state's `legal`.
@@ -15,7 +17,8 @@
 //! - `GET /api/tables/{id}/moves/{n}`: move `n` with the bot's scored candidates.
 //!
 //! Errors are `{"error": "...", "field": "..."}` with 400 (a field breaks a rule),
-//! 404, 409 (not that seat's turn) or 503 (every table in use).
+//! 404, 409 (not that seat's turn), 413 (a body over 64 KiB) or 503 (every table in
+//! use).
 
 mod error;
 mod table;
