@@ -204,6 +204,7 @@ async function newTable() {
     selected = [];
     auto = created.human_seat !== null;
     location.hash = `table=${created.id}`;
+    $("setup-box").open = false;
     say("");
     show(created);
   } catch (e) {
@@ -530,5 +531,6 @@ setupChanged();
 // A table named in the address (#table=ID) is shown again after a reload.
 const named = /table=(\d+)/.exec(location.hash);
 if (named) {
+  $("setup-box").open = false;
   api("GET", `/api/tables/${named[1]}`).then(show).catch((e) => say(e.message));
 }
