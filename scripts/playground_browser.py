@@ -2,7 +2,7 @@
 """The playground page in a real browser: headless Chromium driven by Selenium.
 
 Starts `climbot playground` on a free port, then by clicking only: plays a whole Lexio
-round and a whole Daifugo game from the human seat, checks on every turn that cards
+round, a whole Daifugo game and a whole Dalmuti hand from the human seat, checks on every turn that cards
 outside every legal action cannot be picked and that nothing but a legal action can be
 submitted, opens a bot's explanation, steps and plays a bot-only table, and saves
 screenshots at 1280x800 and at a phone's 390x844.
@@ -270,6 +270,9 @@ def main():
         new_table(driver, url, "daifugo", 4, 1, 23, rules="house")
         refused += play_human_table(driver, args.out, "daifugo")
         assert refused > 0, "no turn offered a card that could not be played"
+        # The Greater Dalmuti's seat, who leads the hand.
+        new_table(driver, url, "dalmuti", 5, 0, 29)
+        play_human_table(driver, args.out, "dalmuti")
         watch_table(driver, url, args.out)
         print(f"playground browser test: ok in {time.monotonic() - started:.0f} s")
     finally:
