@@ -193,18 +193,33 @@ pub async fn serve(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(config))
-        .with_graceful_shutdown(shutdown)
-        .await
-}
-
-/// The page and the API over a fresh set of tables.
-pub fn router(config: Config) -> Router {
     let shared: Shared = Arc::new(Mutex::new(Tables {
         config,
         next_id: 1,
         tables: BTreeMap::new(),
     }));
+    let sweeper = tokio::spawn(sweep(Arc::downgrade(&shared)));
+    let served = axum::serve(listener, router(shared))
+        .with_graceful_shutdown(shutdown)
+        .await;
+    sweeper.abort();
+    served
+}
+
+/// Drops idle tables every minute, also when no request comes.
+async fn sweep(shared: std::sync::Weak<Mutex<Tables>>) {
+    let mut ticks = tokio::time::interval(Duration::from_secs(60));
+    loop {
+        ticks.tick().await;
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        lock(&shared).expire(Instant::now());
+    }
+}
+
+/// The page and the API over `shared` tables.
+fn router(shared: Shared) -> Router {
     Router::new()
         .route(
             "/",
