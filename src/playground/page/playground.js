@@ -319,7 +319,7 @@ function render() {
   const phase = view ? game.phase(view) : "";
   status.textContent = {
     your_turn: "Your turn",
-    bot_turn: `${who(state.to_act)} to act`,
+    bot_turn: `${who(state.to_act).replace(/^seat/, "Seat")} to act`,
     deciding: "A bot is thinking…",
     over: "The match is over",
     failed: `The match stopped: ${state.error}`,
@@ -390,6 +390,7 @@ function renderHand(game, watching) {
 
   const hand = $("hand");
   hand.innerHTML = "";
+  hand.classList.toggle("readonly", watching);
   if (stale) {
     hand.textContent = "A new deal: your cards show at your turn.";
   }
