@@ -218,7 +218,7 @@ impl<G: ArenaGame> GameTable<G> {
     /// then waits for the table to move on.
     fn command(
         &self,
-        check: impl FnOnce(&Shared<G>, &Pending<G>) -> Result<Command<G::Decision>, ApiError>,
+        check: impl FnOnce(&Pending<G>) -> Result<Command<G::Decision>, ApiError>,
         wait: Duration,
     ) -> Result<(), ApiError> {
         let epoch = {
@@ -229,7 +229,7 @@ impl<G: ArenaGame> GameTable<G> {
             let Some(pending) = state.pending.as_ref().filter(|_| state.command.is_none()) else {
                 return Err(ApiError::conflict("a bot is deciding: try again shortly"));
             };
-            let command = check(&state, pending)?;
+            let command = check(pending)?;
             state.command = Some(command);
             self.sync.changed.notify_all();
             state.epoch
@@ -320,7 +320,7 @@ impl<G: ArenaGame> Table for GameTable<G> {
     fn act(&self, decision: &Value, wait: Duration) -> Result<(), ApiError> {
         let human = self.human_seat();
         self.command(
-            |_, pending| {
+            |pending| {
                 if Some(pending.seat) != human {
                     return Err(ApiError::conflict(format!(
                         "seat {} (a bot) is to act: step the bots first",
@@ -352,7 +352,7 @@ impl<G: ArenaGame> Table for GameTable<G> {
     fn step(&self, wait: Duration) -> Result<(), ApiError> {
         let human = self.human_seat();
         self.command(
-            |_, pending| {
+            |pending| {
                 if Some(pending.seat) == human {
                     Err(ApiError::conflict(format!(
                         "seat {} (the human seat) is to act: send an action",
