@@ -16,6 +16,7 @@ pub mod game;
 pub mod lexio;
 pub mod loadtest;
 pub mod pb;
+pub mod playground;
 pub mod search;
 pub mod service;
 pub mod stats;

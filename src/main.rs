@@ -54,6 +54,8 @@ enum Command {
     /// The API's protobuf definitions, for tools without server reflection.
     #[command(subcommand)]
     Proto(ProtoCommand),
+    /// A web page to play against the bots and watch bot tables with explanations.
+    Playground(climbot::playground::PlaygroundArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -128,6 +130,7 @@ fn main() -> ExitCode {
         Command::Proto(ProtoCommand::Descriptor(args)) => {
             report(climbot::tools::proto::descriptor(&args))
         }
+        Command::Playground(args) => report(climbot::playground::run(&args)),
     }
 }
 

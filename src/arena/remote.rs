@@ -57,7 +57,8 @@ impl Remote {
         }
     }
 
-    fn select(&self, request: pb::SelectPlayRequest) -> Result<pb::SelectPlayResponse, String> {
+    /// One SelectPlay call, waited for on the connection's own runtime.
+    pub fn select(&self, request: pb::SelectPlayRequest) -> Result<pb::SelectPlayResponse, String> {
         let mut client = self.client.clone();
         self.runtime
             .block_on(client.select_play(request))

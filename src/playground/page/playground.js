@@ -1,0 +1,537 @@
+// climbot playground: one page over the playground's JSON API. Views, decisions and
+// explanations are the API's own proto3 JSON; each game below says how to read its
+// cards, its table and its seats.
+"use strict";
+
+const LEVELS = ["easy", "normal", "hard", "expert"];
+const DELAYS_MS = [1500, 800, 400, 150, 0];
+
+const title = (t) => (!t || t.endsWith("UNSPECIFIED") ? ""
+  : t.replace(/^[A-Z]+_TITLE_/, "").replace(/_/g, " ").toLowerCase());
+
+const LEXIO_SUITS = {
+  LEXIO_SUIT_CLOUD: ["☁", "cloud"], LEXIO_SUIT_STAR: ["★", "star"],
+  LEXIO_SUIT_MOON: ["☾", "moon"], LEXIO_SUIT_SUN: ["☀", "sun"],
+};
+const DAIFUGO_SUITS = {
+  DAIFUGO_SUIT_SPADES: ["♠", "spades"], DAIFUGO_SUIT_HEARTS: ["♥", "hearts"],
+  DAIFUGO_SUIT_DIAMONDS: ["♦", "diamonds"], DAIFUGO_SUIT_CLUBS: ["♣", "clubs"],
+};
+const DAIFUGO_RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A", 15: "2" };
+
+function lexioTile(t) {
+  const [symbol, cls] = LEXIO_SUITS[t.suit] || ["?", ""];
+  return { kind: `${t.number}-${t.suit}`, label: `${t.number}${symbol}`, cls };
+}
+function daifugoCard(c) {
+  if (c.joker) return { kind: `joker${c.joker}`, label: "Joker", cls: "joker" };
+  const [symbol, cls] = DAIFUGO_SUITS[c.suit] || ["?", ""];
+  return { kind: `${c.rank}-${c.suit}`, label: `${DAIFUGO_RANKS[c.rank] || c.rank}${symbol}`, cls };
+}
+function dalmutiCard(rank) {
+  return { kind: String(rank), label: rank === 13 ? "Jester" : String(rank), cls: rank === 13 ? "joker" : "" };
+}
+function dalmutiCards(counts) {
+  const out = [];
+  (counts || []).forEach((n, i) => { for (let k = 0; k < n; k++) out.push(dalmutiCard(i + 1)); });
+  return out;
+}
+function dalmutiPlay(p) {
+  const out = [];
+  for (let k = 0; k < (p.naturals || 0); k++) out.push(dalmutiCard(p.rank));
+  for (let k = 0; k < (p.jesters || 0); k++) out.push(dalmutiCard(13));
+  return out;
+}
+
+// Per game: the seat's hand, a decision's cards (null for a decision without cards),
+// a decision's label, the play to beat, the seats and the deal number.
+const GAMES = {
+  lexio: {
+    name: "Lexio", players: [3, 4, 5],
+    view: (v) => v.lexio,
+    hand: (v) => (v.hand || []).map(lexioTile),
+    cards: (d) => (d.lexio.play ? d.lexio.play.tiles.map(lexioTile) : null),
+    label: (d) => (d.lexio.play
+      ? `${d.lexio.play.tiles.map((t) => lexioTile(t).label).join(" ")} (${title(d.lexio.play.combination).replace("lexio combination ", "")})`
+      : "pass"),
+    table: (v) => (v.table && v.table.tiles && v.table.tiles.length
+      ? { owner: v.table.owner, cards: v.table.tiles.map(lexioTile) } : null),
+    seats: (v) => (v.seats || []).map((s, i) => ({
+      count: s.tile_count, score: (v.scores || [])[i],
+    })),
+    deal: (v) => v.round,
+    phase: () => "",
+  },
+  daifugo: {
+    name: "Daifugo", players: [3, 4, 5, 6, 7],
+    view: (v) => v.daifugo,
+    hand: (v) => (v.hand || []).map(daifugoCard),
+    cards: (d) => {
+      const g = d.daifugo;
+      if (g.play) return g.play.cards.map((pc) => daifugoCard(pc.card));
+      if (g.exchange) return g.exchange.cards.map(daifugoCard);
+      return null;
+    },
+    label: (d) => {
+      const g = d.daifugo;
+      if (g.play) {
+        return g.play.cards.map((pc) => (pc.card.joker
+          ? `Joker=${daifugoCard(pc.declared).label}` : daifugoCard(pc.card).label)).join(" ");
+      }
+      if (g.exchange) return `give ${g.exchange.cards.map((c) => daifugoCard(c).label).join(" ")}`;
+      return "pass";
+    },
+    table: (v) => (v.table && v.table.cards && v.table.cards.length
+      ? { owner: v.table.owner, cards: v.table.cards.map((pc) => daifugoCard(pc.card)) } : null),
+    seats: (v) => (v.seats || []).map((s) => ({
+      count: s.card_count, title: title(s.title), passed: s.passed, finished: s.finished,
+    })),
+    deal: (v) => v.game,
+    phase: (v) => {
+      const notes = [];
+      if (v.phase === "DAIFUGO_PHASE_EXCHANGE") notes.push(`exchange: give back ${v.give_back} card(s)`);
+      if (v.revolution) notes.push("revolution");
+      if (v.jack_back) notes.push("jack back");
+      if (v.lock && v.lock.length) notes.push(`suit lock ${v.lock.map((s) => (DAIFUGO_SUITS[s] || ["?"])[0]).join("")}`);
+      return notes.join(" · ");
+    },
+  },
+  dalmuti: {
+    name: "The Great Dalmuti", players: [4, 5, 6, 7, 8],
+    view: (v) => v.dalmuti,
+    hand: (v) => dalmutiCards(v.hand && v.hand.counts),
+    cards: (d) => {
+      const g = d.dalmuti;
+      if (g.play) return dalmutiPlay(g.play);
+      if (g.tax_return) return dalmutiCards(g.tax_return.counts);
+      return null;
+    },
+    label: (d) => {
+      const g = d.dalmuti;
+      if (g.play) return dalmutiPlay(g.play).map((c) => c.label).join(" ");
+      if (g.tax_return) return `return ${dalmutiCards(g.tax_return.counts).map((c) => c.label).join(" ")}`;
+      if (g.revolution) return g.revolution.declare ? "declare a revolution" : "no revolution";
+      return "pass";
+    },
+    table: (v) => (v.table && (v.table.naturals || v.table.jesters)
+      ? { owner: null, cards: dalmutiPlay(v.table) } : null),
+    seats: (v) => (v.seats || []).map((s) => ({
+      count: s.card_count, title: title(s.title), finished: s.finished, score: s.score,
+    })),
+    deal: (v) => v.hand_number,
+    phase: (v) => (v.phase === "DALMUTI_PHASE_TAX_RETURN" ? "tax: return cards"
+      : v.phase === "DALMUTI_PHASE_REVOLUTION" ? "revolution?" : ""),
+  },
+};
+
+const $ = (id) => document.getElementById(id);
+let state = null;      // the table's latest state
+let selected = [];     // indices into the shown hand
+let auto = false;      // bots move by themselves
+let busy = false;      // a request is on its way
+let timer = null;
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new Error((data && data.error) || `HTTP ${response.status}`);
+  return data;
+}
+
+function say(text) { $("message").textContent = text || ""; }
+
+// ---- setup ----
+
+function setupChanged() {
+  const game = GAMES[$("game").value];
+  const players = $("players");
+  const keep = Number(players.value) || 4;
+  players.innerHTML = game.players.map((n) => `<option>${n}</option>`).join("");
+  players.value = game.players.includes(keep) ? keep : game.players[1] || game.players[0];
+  seatsChanged();
+  $("rules-label").hidden = $("game").value !== "daifugo";
+}
+
+function seatsChanged() {
+  const n = Number($("players").value);
+  const human = $("human-seat");
+  const keep = human.value;
+  human.innerHTML = `<option value="">nowhere (watch)</option>` +
+    Array.from({ length: n }, (_, i) => `<option value="${i}">seat ${i}</option>`).join("");
+  human.value = keep !== "" && Number(keep) < n ? keep : "0";
+  levelsChanged();
+}
+
+function levelsChanged() {
+  const n = Number($("players").value);
+  const human = $("human-seat").value === "" ? null : Number($("human-seat").value);
+  const box = $("levels");
+  const old = Array.from(box.querySelectorAll("select")).map((s) => s.value);
+  box.innerHTML = "";
+  let bot = 0;
+  for (let seat = 0; seat < n; seat++) {
+    if (seat === human) continue;
+    const label = document.createElement("label");
+    label.textContent = `Seat ${seat} `;
+    const select = document.createElement("select");
+    select.className = "level";
+    select.innerHTML = LEVELS.map((l) => `<option>${l}</option>`).join("");
+    select.value = old[bot] || "hard";
+    label.appendChild(select);
+    box.appendChild(label);
+    bot += 1;
+  }
+}
+
+async function newTable() {
+  const human = $("human-seat").value;
+  const request = {
+    game: $("game").value,
+    players: Number($("players").value),
+    levels: Array.from(document.querySelectorAll("#levels select")).map((s) => s.value),
+    seed: Number($("seed").value),
+    rounds: Number($("rounds").value),
+  };
+  if (human !== "") request.human_seat = Number(human);
+  if (request.game === "daifugo") request.rules = $("rules").value;
+  busy = true;
+  try {
+    const created = await api("POST", "/api/tables", request);
+    selected = [];
+    auto = created.human_seat !== null;
+    location.hash = `table=${created.id}`;
+    $("setup-box").open = false;
+    say("");
+    show(created);
+  } catch (e) {
+    say(e.message);
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+// ---- the table ----
+
+function show(next) {
+  const movedOn = !state || state.id !== next.id || state.moves.length !== next.moves.length;
+  state = next;
+  if (movedOn) selected = [];
+  render();
+  schedule();
+}
+
+function schedule() {
+  clearTimeout(timer);
+  if (!state) return;
+  if (state.status === "deciding") {
+    timer = setTimeout(refresh, 300);
+  } else if (auto && state.status === "bot_turn") {
+    timer = setTimeout(step, DELAYS_MS[Number($("speed").value)]);
+  }
+}
+
+async function refresh() {
+  if (!state) return;
+  try { show(await api("GET", `/api/tables/${state.id}`)); } catch (e) { say(e.message); }
+}
+
+async function step() {
+  if (!state || busy || state.status !== "bot_turn") return;
+  busy = true;
+  try { show(await api("POST", `/api/tables/${state.id}/step`)); } catch (e) { say(e.message); auto = false; }
+  finally { busy = false; render(); schedule(); }
+}
+
+async function act(decision) {
+  if (!state || busy || state.status !== "your_turn") return;
+  busy = true;
+  try {
+    show(await api("POST", `/api/tables/${state.id}/actions`, { decision }));
+    say("");
+  } catch (e) {
+    say(e.message);
+  } finally { busy = false; render(); schedule(); }
+}
+
+// Counts of each card kind.
+function tally(cards) {
+  const m = new Map();
+  for (const c of cards) m.set(c.kind, (m.get(c.kind) || 0) + 1);
+  return m;
+}
+function within(small, big) {
+  for (const [k, n] of small) if ((big.get(k) || 0) < n) return false;
+  return true;
+}
+function sameCards(a, b) { return a.length === b.length && within(tally(a), tally(b)); }
+
+// The hand the page shows: the human's latest view, less what they played since.
+function shownHand() {
+  const game = GAMES[state.game];
+  if (state.human_seat === null) {
+    const v = state.view && game.view(state.view);
+    return { cards: v ? game.hand(v) : [], owner: state.to_act, stale: false };
+  }
+  const mine = state.your_view && game.view(state.your_view);
+  if (!mine) return { cards: [], owner: state.human_seat, stale: true };
+  const now = state.view && game.view(state.view);
+  const stale = !!now && game.deal(now) !== game.deal(mine);
+  let cards = game.hand(mine);
+  for (const m of state.moves.slice(state.your_view_moves)) {
+    if (m.seat !== state.human_seat) continue;
+    const played = game.cards(m.decision) || [];
+    for (const p of played) {
+      const i = cards.findIndex((c) => c.kind === p.kind);
+      if (i >= 0) cards.splice(i, 1);
+    }
+  }
+  return { cards, owner: state.human_seat, stale };
+}
+
+function cardElement(card, tag) {
+  const el = document.createElement(tag);
+  el.className = `card ${card.cls}`;
+  el.textContent = card.label;
+  el.dataset.kind = card.kind;
+  return el;
+}
+
+function render() {
+  const board = $("board");
+  if (!state) { board.hidden = true; return; }
+  board.hidden = false;
+  const game = GAMES[state.game];
+  const view = state.view && game.view(state.view);
+  const watching = state.human_seat === null;
+  $("table-info").textContent =
+    `${game.name} · table ${state.id} · seed ${state.seed}` +
+    (state.rules ? ` · ${state.rules} rules` : "") + ` · ${state.units} ${state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand"}(s)`;
+
+  // Status.
+  const status = $("status");
+  status.dataset.status = state.status;
+  const who = (s) => (s === state.human_seat ? "you" : `seat ${s} (${state.seats[s]})`);
+  const phase = view ? game.phase(view) : "";
+  status.textContent = {
+    your_turn: "Your turn",
+    bot_turn: `${who(state.to_act).replace(/^seat/, "Seat")} to act`,
+    deciding: "A bot is thinking…",
+    over: "The match is over",
+    failed: `The match stopped: ${state.error}`,
+  }[state.status] + (view ? ` · ${state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand"} ${game.deal(view)}` : "") +
+    (phase ? ` · ${phase}` : "");
+
+  // Seats, and the play to beat, with the moves taken since the view (the last move
+  // of a match has no view after it).
+  const seats = view ? game.seats(view) : [];
+  let play = view && game.table(view);
+  for (const m of state.moves.slice(state.view_moves)) {
+    const played = game.cards(m.decision);
+    if (played && seats[m.seat] && m.decision[state.game].play) {
+      seats[m.seat].count -= played.length;
+      play = { owner: m.seat, cards: played };
+    }
+  }
+  $("seats").innerHTML = "";
+  state.seats.forEach((player, i) => {
+    const s = seats[i] || {};
+    const el = document.createElement("div");
+    el.className = "seat" + (i === state.to_act ? " to-act" : "") + (i === state.human_seat ? " human" : "");
+    el.dataset.seat = i;
+    const bits = [`<b>${i === state.human_seat ? "You" : `Seat ${i}`}</b> <span class="who">${player}</span>`,
+      `<span class="count">${s.count ?? "?"} ${s.count === 1 ? "card" : "cards"}</span>`];
+    if (s.title) bits.push(`<span class="title">${s.title}</span>`);
+    if (s.score !== undefined) bits.push(`<span class="score">${s.score} pts</span>`);
+    if (s.finished) bits.push(`<span class="flag">out</span>`);
+    else if (s.passed) bits.push(`<span class="flag">passed</span>`);
+    el.innerHTML = bits.join(" ");
+    $("seats").appendChild(el);
+  });
+
+  // The play to beat.
+  const tableEl = $("table-play");
+  tableEl.innerHTML = "";
+  if (play) {
+    const label = document.createElement("span");
+    label.className = "owner";
+    label.textContent = play.owner !== null && play.owner !== undefined ? `${who(play.owner)} played` : "On the table";
+    tableEl.appendChild(label);
+    play.cards.forEach((c) => tableEl.appendChild(cardElement(c, "span")));
+  } else {
+    tableEl.textContent = state.status === "over" ? "" : "The table is empty: a new lead.";
+  }
+
+  renderHand(game, watching);
+  renderLog(game);
+  renderStandings(game, seats);
+
+  // Controls.
+  $("step").disabled = busy || auto || state.status !== "bot_turn";
+  $("autoplay").textContent = auto ? "Pause" : "Play";
+  $("autoplay").disabled = state.status === "over" || state.status === "failed";
+}
+
+function renderHand(game, watching) {
+  const { cards, owner, stale } = shownHand();
+  const yourTurn = state.status === "your_turn" && !busy;
+  $("hand-area").querySelector("h2").textContent = watching
+    ? (owner !== null && owner !== undefined ? `Seat ${owner}'s hand` : "Hand") : "Your hand";
+  $("actions").hidden = watching;
+  const legal = yourTurn ? state.legal : [];
+  const withCards = legal.filter((d) => game.cards(d) !== null).map((d) => ({ d, cards: game.cards(d) }));
+  const others = legal.filter((d) => game.cards(d) === null);
+  selected = selected.filter((i) => i < cards.length);
+  const chosen = selected.map((i) => cards[i]);
+
+  const hand = $("hand");
+  hand.innerHTML = "";
+  hand.classList.toggle("readonly", watching);
+  if (stale) {
+    hand.textContent = "A new deal: your cards show at your turn.";
+  }
+  if (!stale) {
+    cards.forEach((card, i) => {
+      const el = cardElement(card, "button");
+      el.type = "button";
+      const isSelected = selected.includes(i);
+      if (isSelected) el.classList.add("selected");
+      el.setAttribute("aria-pressed", String(isSelected));
+      // A card can be picked only if some legal action holds it with the cards picked.
+      const wanted = tally([...chosen, card]);
+      el.disabled = !watching && !isSelected &&
+        !withCards.some((x) => within(wanted, tally(x.cards)));
+      if (watching) el.disabled = true;
+      el.addEventListener("click", () => {
+        selected = isSelected ? selected.filter((j) => j !== i) : [...selected, i];
+        render();
+      });
+      hand.appendChild(el);
+    });
+  }
+
+  const matches = withCards.filter((x) => sameCards(x.cards, chosen));
+  const playButton = $("play");
+  playButton.disabled = matches.length !== 1;
+  playButton.onclick = () => { if (matches.length === 1) act(matches[0].d); };
+  const pass = others.find((d) => game.label(d) === "pass");
+  $("pass").disabled = !pass;
+  $("pass").onclick = () => { if (pass) act(pass); };
+  $("clear").disabled = selected.length === 0;
+  const choices = $("choices");
+  choices.innerHTML = "";
+  // Other actions: choices without cards, and the ways to play the same cards.
+  const extra = others.filter((d) => d !== pass).concat(matches.length > 1 ? matches.map((x) => x.d) : []);
+  for (const d of extra) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "choice";
+    b.textContent = game.label(d);
+    b.addEventListener("click", () => act(d));
+    choices.appendChild(b);
+  }
+}
+
+function renderLog(game) {
+  const log = $("log");
+  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 30;
+  log.innerHTML = "";
+  for (const m of state.moves) {
+    const li = document.createElement("li");
+    li.value = m.index + 1;
+    const who = m.seat === state.human_seat ? "You" : `Seat ${m.seat} (${m.player})`;
+    li.innerHTML = `<span class="who">${who}</span>: `;
+    const what = document.createElement("span");
+    what.textContent = game.label(m.decision);
+    li.appendChild(what);
+    if (m.player !== "human") {
+      const why = document.createElement("button");
+      why.type = "button";
+      why.className = "why";
+      why.textContent = "why?";
+      why.addEventListener("click", () => explain(m.index));
+      li.appendChild(why);
+    }
+    log.appendChild(li);
+  }
+  if (atBottom) log.scrollTop = log.scrollHeight;
+}
+
+async function explain(index) {
+  const box = $("explanation");
+  try {
+    const e = await api("GET", `/api/tables/${state.id}/moves/${index}`);
+    const game = GAMES[state.game];
+    const head = `<p>Move ${index + 1}: seat ${e.seat} (${e.player}) played <b></b>.</p>`;
+    box.innerHTML = head;
+    box.querySelector("b").textContent = game.label(e.decision);
+    if (e.error) box.insertAdjacentHTML("beforeend", `<p class="error"></p>`);
+    if (e.error) box.querySelector(".error").textContent = `The easy bot stood in: ${e.error}`;
+    if (!e.explanation.length) {
+      box.insertAdjacentHTML("beforeend", "<p>The easy level scores no candidates: it plays a fixed rule.</p>");
+      return;
+    }
+    const table = document.createElement("table");
+    table.innerHTML = "<thead><tr><th>candidate</th><th>score</th><th>chance</th><th>terms</th></tr></thead>";
+    const body = document.createElement("tbody");
+    for (const c of e.explanation) {
+      const tr = document.createElement("tr");
+      if (c.chosen) tr.className = "chosen";
+      const cells = [game.label(c.decision), c.score.toFixed(3), `${Math.round(c.probability * 100)}%`,
+        (c.terms || []).map((t) => `${t.name} ${t.value.toFixed(2)}`).join(", ")];
+      for (const text of cells) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+    table.appendChild(body);
+    box.appendChild(table);
+  } catch (err) {
+    box.textContent = err.message;
+  }
+}
+
+function renderStandings(game, seats) {
+  const box = $("standings");
+  const rows = [];
+  if (state.totals) {
+    const t = state.totals;
+    rows.push(`<tr><th></th>${state.seats.map((p, i) => `<th>${i === state.human_seat ? "you" : `seat ${i}`}</th>`).join("")}</tr>`);
+    t.metrics.forEach((name, k) => {
+      rows.push(`<tr><td>${name.replace(/_/g, " ")}</td>${t.seats.map((s) =>
+        `<td>${(s.sums[k] / Math.max(1, s.units)).toFixed(2)}</td>`).join("")}</tr>`);
+    });
+    box.innerHTML = `<p>Final, per ${state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand"} (${t.higher_is_better ? "higher" : "lower"} is better for the first line):</p><table>${rows.join("")}</table>`;
+  } else if (seats.some((s) => s.score !== undefined || s.title)) {
+    box.innerHTML = `<table>${seats.map((s, i) =>
+      `<tr><td>${i === state.human_seat ? "you" : `seat ${i}`}</td><td>${s.score !== undefined ? `${s.score} pts` : ""}</td><td>${s.title || ""}</td></tr>`).join("")}</table>`;
+  } else {
+    box.textContent = "Scores show after the first deal.";
+  }
+}
+
+// ---- wiring ----
+
+$("game").addEventListener("change", setupChanged);
+$("players").addEventListener("change", seatsChanged);
+$("human-seat").addEventListener("change", levelsChanged);
+$("start").addEventListener("click", newTable);
+$("step").addEventListener("click", step);
+$("clear").addEventListener("click", () => { selected = []; render(); });
+$("autoplay").addEventListener("click", () => { auto = !auto; render(); schedule(); });
+$("speed").addEventListener("input", schedule);
+$("seed").value = Math.floor(Math.random() * 1e9);
+setupChanged();
+
+// A table named in the address (#table=ID) is shown again after a reload.
+const named = /table=(\d+)/.exec(location.hash);
+if (named) {
+  $("setup-box").open = false;
+  api("GET", `/api/tables/${named[1]}`).then(show).catch((e) => say(e.message));
+}

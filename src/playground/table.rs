@@ -1,0 +1,649 @@
+//! One table of the playground: a whole match played by the game's own referee through
+//! [`ArenaGame::play_match`] (as in the arena) on a thread of its own. Every seat's
+//! decision passes through a [`Gate`] that publishes the seat's view and waits: a
+//! human seat for the person's action, a bot seat for a step, which the bot then
+//! decides through the service's own code path ([`Validated`]) or a climbot server.
+//!
+//! The match depends only on the seed and the human's actions: the referee derives
+//! every deal and every decision's generator from the seed, so the same seed and the
+//! same actions replay the same table.
+
+use super::error::ApiError;
+use super::wire;
+use crate::arena::remote::Remote;
+use crate::arena::{ArenaGame, SeatTotals};
+use crate::bot::{DecisionContext, Difficulty};
+use crate::game::{Game, Policy};
+use crate::pb;
+use crate::service::game::{GameAdapter, Validated, difficulty_to_wire};
+use serde_json::{Value, json};
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+/// Who holds a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// The person at the page.
+    Human,
+    /// A served level.
+    Bot(Difficulty),
+}
+
+impl Player {
+    /// `human` or the level's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Bot(d) => d.name(),
+        }
+    }
+}
+
+/// What a table is made of, checked by the caller.
+#[derive(Clone, Debug)]
+pub struct TableSpec<R> {
+    /// The game's rules for the match (Daifugo's rule set).
+    pub rules: R,
+    /// The rules' name for the page (`house`, `uecda`), if the game has presets.
+    pub rules_name: Option<&'static str>,
+    /// One player per seat.
+    pub seats: Vec<Player>,
+    /// Rounds, hands or games in the match.
+    pub units: u32,
+    /// The seed of every deal and decision.
+    pub seed: u64,
+}
+
+/// A table as the server sees it, whatever its game.
+pub trait Table: Send + Sync {
+    /// The table's state as JSON: seats, the latest public view, the human's view and
+    /// legal actions, the moves so far, and the totals once the match is over.
+    fn snapshot(&self) -> Value;
+    /// The human's action, a `climbot.v1.Decision` in proto3 JSON. Refused without
+    /// any change unless it is the human's turn and the action is legal there.
+    fn act(&self, decision: &Value, wait: Duration) -> Result<(), ApiError>;
+    /// One bot decision. Refused unless a bot is to act.
+    fn step(&self, wait: Duration) -> Result<(), ApiError>;
+    /// Move `index` with the bot's scored candidates.
+    fn explanation(&self, index: usize) -> Result<Value, ApiError>;
+}
+
+/// What the gate of the seat to act waits for.
+enum Command<D> {
+    /// The human's (checked) decision.
+    Act(D),
+    /// Let the bot decide.
+    Step,
+}
+
+/// One decision taken at the table.
+#[derive(Clone, Debug)]
+struct Move {
+    seat: usize,
+    player: Player,
+    decision: Value,
+    /// The scored candidates in proto3 JSON (bots only; empty for the easy level).
+    explanation: Vec<Value>,
+    /// Why the bot's own answer was replaced by the easy bot's, if it was.
+    error: Option<String>,
+}
+
+/// The decision a gate is waiting on.
+struct Pending<G: Game> {
+    seat: usize,
+    view: G::View,
+}
+
+/// Everything the gates and the server share, behind one lock.
+struct Shared<G: Game> {
+    pending: Option<Pending<G>>,
+    command: Option<Command<G::Decision>>,
+    /// The latest view published (the seat to act's), in proto3 JSON, and the number
+    /// of moves taken before it.
+    latest: Option<(usize, Value, usize)>,
+    /// The human seat's latest view and its legal actions, in proto3 JSON, and the
+    /// number of moves taken before it.
+    human: Option<(Value, Vec<Value>, usize)>,
+    moves: Vec<Move>,
+    outcome: Option<Result<Vec<SeatTotals>, String>>,
+    /// Set when the table is dropped: the gates finish the match with the easy bot.
+    closed: bool,
+    /// Counts publications (a new pending decision or the end), so that a caller can
+    /// wait for the table to move on.
+    epoch: u64,
+}
+
+struct Board<G: Game> {
+    state: Mutex<Shared<G>>,
+    changed: Condvar,
+}
+
+impl<G: Game> Board<G> {
+    fn lock(&self) -> MutexGuard<'_, Shared<G>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A table of game `G`.
+pub struct GameTable<G: ArenaGame> {
+    spec: TableSpec<G::Rules>,
+    sync: Arc<Board<G>>,
+}
+
+impl<G: ArenaGame> GameTable<G> {
+    /// Seats the players and starts the match; returns once the first decision is
+    /// pending. `remote`, when given, decides for every bot seat.
+    pub fn start(
+        spec: TableSpec<G::Rules>,
+        remote: Option<Arc<Remote>>,
+        wait: Duration,
+    ) -> Result<GameTable<G>, ApiError> {
+        let sync = Arc::new(Board {
+            state: Mutex::new(Shared {
+                pending: None,
+                command: None,
+                latest: None,
+                human: None,
+                moves: Vec::new(),
+                outcome: None,
+                closed: false,
+                epoch: 0,
+            }),
+            changed: Condvar::new(),
+        });
+        let gates: Vec<Gate<G>> = spec
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(seat, &player)| Gate {
+                seat,
+                player,
+                sync: Arc::clone(&sync),
+                remote: remote.clone(),
+            })
+            .collect();
+        let (rules, units, seed) = (spec.rules.clone(), spec.units, spec.seed);
+        let thread_sync = Arc::clone(&sync);
+        std::thread::Builder::new()
+            .name(format!("table-{}", G::NAME))
+            .spawn(move || {
+                let seats: Vec<&dyn Policy<G>> =
+                    gates.iter().map(|g| g as &dyn Policy<G>).collect();
+                // A bot's panic ends this match, not the server.
+                let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    G::play_match(&rules, &seats, units, seed)
+                }))
+                .unwrap_or_else(|panic| {
+                    let message = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Err(format!("a bot failed: {message}"))
+                });
+                let mut state = thread_sync.lock();
+                state.outcome = Some(outcome);
+                state.pending = None;
+                state.epoch += 1;
+                thread_sync.changed.notify_all();
+            })
+            .map_err(|e| ApiError::unavailable(format!("cannot start the table: {e}")))?;
+        let table = GameTable { spec, sync };
+        table.wait_for_epoch(0, wait)?;
+        Ok(table)
+    }
+
+    fn human_seat(&self) -> Option<usize> {
+        self.spec.seats.iter().position(|&p| p == Player::Human)
+    }
+
+    /// Waits until the table has published more than `epoch` times.
+    fn wait_for_epoch(&self, epoch: u64, wait: Duration) -> Result<(), ApiError> {
+        let state = self.sync.lock();
+        let (_state, timeout) = self
+            .sync
+            .changed
+            .wait_timeout_while(state, wait, |s| s.epoch <= epoch)
+            .unwrap_or_else(PoisonError::into_inner);
+        if timeout.timed_out() {
+            return Err(ApiError::unavailable(
+                "the bot is still thinking: ask for the table again",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Gives the pending seat `command` after `check` accepts the pending decision,
+    /// then waits for the table to move on.
+    fn command(
+        &self,
+        check: impl FnOnce(&Pending<G>) -> Result<Command<G::Decision>, ApiError>,
+        wait: Duration,
+    ) -> Result<(), ApiError> {
+        let epoch = {
+            let mut state = self.sync.lock();
+            if state.outcome.is_some() {
+                return Err(ApiError::conflict("the match is over"));
+            }
+            let Some(pending) = state.pending.as_ref().filter(|_| state.command.is_none()) else {
+                return Err(ApiError::conflict("a bot is deciding: try again shortly"));
+            };
+            let command = check(pending)?;
+            state.command = Some(command);
+            self.sync.changed.notify_all();
+            state.epoch
+        };
+        self.wait_for_epoch(epoch, wait)
+    }
+}
+
+impl<G: ArenaGame> Drop for GameTable<G> {
+    fn drop(&mut self) {
+        let mut state = self.sync.lock();
+        state.closed = true;
+        self.sync.changed.notify_all();
+    }
+}
+
+impl<G: ArenaGame> Table for GameTable<G> {
+    fn snapshot(&self) -> Value {
+        let state = self.sync.lock();
+        let human = self.human_seat();
+        let to_act = state.pending.as_ref().map(|p| p.seat);
+        let status = match (&state.outcome, to_act) {
+            (Some(Ok(_)), _) => "over",
+            (Some(Err(_)), _) => "failed",
+            (None, Some(seat)) if Some(seat) == human => "your_turn",
+            (None, Some(_)) => "bot_turn",
+            (None, None) => "deciding",
+        };
+        let view_moves = state.latest.as_ref().map_or(0, |(_, _, moves)| *moves);
+        let view = state.latest.as_ref().map(|(seat, view, _)| {
+            if human.is_some_and(|h| h != *seat) {
+                wire::without_private_fields(view)
+            } else {
+                view.clone()
+            }
+        });
+        let (your_view, legal, your_view_moves) = match (&state.human, status) {
+            (Some((view, legal, moves)), "your_turn") => {
+                (Some(view.clone()), legal.clone(), *moves)
+            }
+            (Some((view, _, moves)), _) => (Some(view.clone()), Vec::new(), *moves),
+            (None, _) => (None, Vec::new(), 0),
+        };
+        let totals = match &state.outcome {
+            Some(Ok(totals)) => json!({
+                "metrics": G::METRICS,
+                "higher_is_better": <G as ArenaGame>::HIGHER_IS_BETTER,
+                "seats": totals.iter().map(|t| json!({"sums": t.sums, "units": t.units})).collect::<Vec<_>>(),
+            }),
+            _ => Value::Null,
+        };
+        let moves: Vec<Value> = state
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(index, m)| {
+                json!({
+                    "index": index,
+                    "seat": m.seat,
+                    "player": m.player.name(),
+                    "decision": m.decision,
+                    "explained": !m.explanation.is_empty(),
+                    "error": m.error,
+                })
+            })
+            .collect();
+        json!({
+            "game": G::NAME,
+            "players": self.spec.seats.len(),
+            "seats": self.spec.seats.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "human_seat": human,
+            "rules": self.spec.rules_name,
+            "units": self.spec.units,
+            "seed": self.spec.seed,
+            "status": status,
+            "to_act": to_act,
+            "view": view,
+            "view_moves": view_moves,
+            "your_view": your_view,
+            "your_view_moves": your_view_moves,
+            "legal": legal,
+            "moves": moves,
+            "totals": totals,
+            "error": match &state.outcome { Some(Err(e)) => Some(e.clone()), _ => None },
+        })
+    }
+
+    fn act(&self, decision: &Value, wait: Duration) -> Result<(), ApiError> {
+        let human = self.human_seat();
+        self.command(
+            |pending| {
+                if Some(pending.seat) != human {
+                    return Err(ApiError::conflict(format!(
+                        "seat {} (a bot) is to act: step the bots first",
+                        pending.seat
+                    )));
+                }
+                let wire = wire::decision_from_json(decision)
+                    .map_err(|e| ApiError::invalid("decision", e))?;
+                let game = wire
+                    .game
+                    .ok_or_else(|| ApiError::invalid("decision", "no game case is set"))?;
+                G::decision_from_wire(&pending.view, &game)
+                    .map(Command::Act)
+                    .ok_or_else(|| {
+                        ApiError::invalid(
+                            "decision",
+                            format!(
+                                "not a legal {} action of seat {} now",
+                                G::NAME,
+                                pending.seat
+                            ),
+                        )
+                    })
+            },
+            wait,
+        )
+    }
+
+    fn step(&self, wait: Duration) -> Result<(), ApiError> {
+        let human = self.human_seat();
+        self.command(
+            |pending| {
+                if Some(pending.seat) == human {
+                    Err(ApiError::conflict(format!(
+                        "seat {} (the human seat) is to act: send an action",
+                        pending.seat
+                    )))
+                } else {
+                    Ok(Command::Step)
+                }
+            },
+            wait,
+        )
+    }
+
+    fn explanation(&self, index: usize) -> Result<Value, ApiError> {
+        let state = self.sync.lock();
+        let m = state.moves.get(index).ok_or_else(|| {
+            ApiError::not_found(format!(
+                "move {index}: the table has {} moves",
+                state.moves.len()
+            ))
+        })?;
+        Ok(json!({
+            "index": index,
+            "seat": m.seat,
+            "player": m.player.name(),
+            "decision": m.decision,
+            "explanation": m.explanation,
+            "error": m.error,
+        }))
+    }
+}
+
+/// The policy of one seat: publishes the view, waits for the page, then plays the
+/// human's action or the bot's decision.
+struct Gate<G: Game> {
+    seat: usize,
+    player: Player,
+    sync: Arc<Board<G>>,
+    remote: Option<Arc<Remote>>,
+}
+
+impl<G: ArenaGame> Gate<G> {
+    /// The bot's decision with its explanation, through the service's code path or
+    /// the server; the easy bot's, with the reason, if that fails.
+    fn bot_decision(
+        &self,
+        difficulty: Difficulty,
+        view: &G::View,
+        ctx: &mut DecisionContext<'_>,
+    ) -> (G::Decision, Vec<pb::ExplainedCandidate>, Option<String>) {
+        let answer = match &self.remote {
+            Some(remote) => remote
+                .select(pb::SelectPlayRequest {
+                    explain: true,
+                    view: Some(pb::GameView {
+                        game: Some(G::view_to_wire(view)),
+                    }),
+                    difficulty: difficulty_to_wire(difficulty) as i32,
+                    seed: Some(ctx.seed()),
+                    budget_ms: None,
+                    max_iterations: None,
+                })
+                .map(|r| (r.decision, r.explanation)),
+            None => Validated::<G>(view.clone())
+                .decide(difficulty, true, ctx)
+                .map(|a| (Some(a.decision), a.explanation))
+                .ok_or_else(|| format!("{} has no {} bot", G::NAME, difficulty.name())),
+        };
+        let chosen = answer.and_then(|(decision, explanation)| {
+            let game = decision.and_then(|d| d.game).ok_or("no decision")?;
+            G::decision_from_wire(view, &game)
+                .map(|d| (d, explanation))
+                .ok_or_else(|| format!("not a legal {} decision: {game:?}", G::NAME))
+        });
+        match chosen {
+            Ok((decision, explanation)) => (decision, explanation, None),
+            Err(error) => (easy_decision::<G>(view, ctx), Vec::new(), Some(error)),
+        }
+    }
+
+    fn record(&self, decision: &G::Decision, explanation: Vec<Value>, error: Option<String>) {
+        let mut state = self.sync.lock();
+        state.moves.push(Move {
+            seat: self.seat,
+            player: self.player,
+            decision: wire::decision_to_json(&pb::Decision {
+                game: Some(G::decision_to_wire(decision)),
+            }),
+            explanation,
+            error,
+        });
+    }
+}
+
+fn easy_decision<G: Game>(view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
+    match G::policy(Difficulty::Easy) {
+        Some(easy) => easy.decide(view, ctx),
+        // Every game serves easy; the first legal decision keeps the match going.
+        None => G::legal_decisions(view)[0],
+    }
+}
+
+impl<G: ArenaGame> Policy<G> for Gate<G> {
+    fn name(&self) -> &'static str {
+        self.player.name()
+    }
+
+    fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
+        let view_json = wire::view_to_json(&pb::GameView {
+            game: Some(G::view_to_wire(view)),
+        });
+        let mut state = self.sync.lock();
+        if self.player == Player::Human {
+            let legal = G::legal_decisions(view)
+                .iter()
+                .map(|d| {
+                    wire::decision_to_json(&pb::Decision {
+                        game: Some(G::decision_to_wire(d)),
+                    })
+                })
+                .collect();
+            let moves = state.moves.len();
+            state.human = Some((view_json.clone(), legal, moves));
+        }
+        let moves = state.moves.len();
+        state.latest = Some((self.seat, view_json, moves));
+        state.pending = Some(Pending {
+            seat: self.seat,
+            view: view.clone(),
+        });
+        state.epoch += 1;
+        self.sync.changed.notify_all();
+        let mut state = self
+            .sync
+            .changed
+            .wait_while(state, |s| s.command.is_none() && !s.closed)
+            .unwrap_or_else(PoisonError::into_inner);
+        state.pending = None;
+        let command = state.command.take();
+        drop(state);
+        match (command, self.player) {
+            (Some(Command::Act(decision)), _) => {
+                self.record(&decision, Vec::new(), None);
+                decision
+            }
+            (Some(Command::Step), Player::Bot(difficulty)) => {
+                let (decision, explanation, error) = self.bot_decision(difficulty, view, ctx);
+                let explanation = explanation.iter().map(wire::candidate_to_json).collect();
+                self.record(&decision, explanation, error);
+                decision
+            }
+            // The table was closed (or a step reached a human seat, which the server
+            // never sends): finish quickly.
+            _ => easy_decision::<G>(view, ctx),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexio::Lexio;
+
+    const WAIT: Duration = Duration::from_secs(60);
+
+    fn lexio_table(seats: Vec<Player>, seed: u64) -> GameTable<Lexio> {
+        let spec = TableSpec {
+            rules: (),
+            rules_name: None,
+            seats,
+            units: 1,
+            seed,
+        };
+        GameTable::<Lexio>::start(spec, None, WAIT).unwrap()
+    }
+
+    /// Plays the table to its end, the human always taking the first legal action;
+    /// returns every move's decision.
+    fn play_out(table: &GameTable<Lexio>) -> Vec<Value> {
+        for _ in 0..1000 {
+            let snapshot = table.snapshot();
+            match snapshot["status"].as_str().unwrap() {
+                "your_turn" => table.act(&snapshot["legal"][0], WAIT).unwrap(),
+                "bot_turn" => table.step(WAIT).unwrap(),
+                "over" => {
+                    return snapshot["moves"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|m| m["decision"].clone())
+                        .collect();
+                }
+                other => panic!("unexpected status {other}: {snapshot}"),
+            }
+        }
+        panic!("the round did not end")
+    }
+
+    #[test]
+    fn the_same_seed_and_actions_replay_the_same_table() {
+        let seats = vec![
+            Player::Human,
+            Player::Bot(Difficulty::Hard),
+            Player::Bot(Difficulty::Normal),
+        ];
+        let a = play_out(&lexio_table(seats.clone(), 11));
+        let b = play_out(&lexio_table(seats.clone(), 11));
+        let c = play_out(&lexio_table(seats, 12));
+        assert!(!a.is_empty());
+        assert_eq!(a, b);
+        assert_ne!(a, c, "another seed deals another round");
+    }
+
+    #[test]
+    fn wrong_turns_and_illegal_actions_change_nothing() {
+        let table = lexio_table(vec![Player::Bot(Difficulty::Easy); 3], 5);
+        let before = table.snapshot();
+        assert_eq!(before["status"], "bot_turn");
+        assert!(before["your_view"].is_null());
+        let refused = table
+            .act(&json!({"lexio": {"pass": {}}}), WAIT)
+            .unwrap_err();
+        assert_eq!(refused.status, axum::http::StatusCode::CONFLICT);
+        assert_eq!(table.snapshot(), before);
+
+        let table = lexio_table(
+            vec![
+                Player::Human,
+                Player::Bot(Difficulty::Easy),
+                Player::Bot(Difficulty::Easy),
+            ],
+            5,
+        );
+        // Play until the human is to act, then try a pass on an empty table or a tile
+        // the human does not hold.
+        while table.snapshot()["status"] == "bot_turn" {
+            table.step(WAIT).unwrap();
+        }
+        let before = table.snapshot();
+        assert_eq!(before["status"], "your_turn");
+        for bad in [
+            json!({"lexio": {"play": {"tiles": [{"number": 99, "suit": "LEXIO_SUIT_SUN"}]}}}),
+            json!({"lexio": {"nonsense": 1}}),
+            json!("pass"),
+            json!({"dalmuti": {"pass": {}}}),
+        ] {
+            let e = table.act(&bad, WAIT).unwrap_err();
+            assert_eq!(e.status, axum::http::StatusCode::BAD_REQUEST, "{bad}");
+            assert_eq!(e.field.as_deref(), Some("decision"));
+            assert_eq!(table.snapshot(), before, "{bad} changed the table");
+        }
+        assert!(table.step(WAIT).is_err(), "a step on the human's turn");
+        assert_eq!(table.snapshot(), before);
+    }
+
+    #[test]
+    fn a_human_table_shows_no_bot_hand() {
+        let table = lexio_table(
+            vec![
+                Player::Bot(Difficulty::Easy),
+                Player::Human,
+                Player::Bot(Difficulty::Easy),
+            ],
+            3,
+        );
+        for _ in 0..6 {
+            let s = table.snapshot();
+            if s["status"] == "bot_turn" {
+                assert!(s["view"]["lexio"].get("hand").is_none(), "{s}");
+                table.step(WAIT).unwrap();
+            } else {
+                let first = s["legal"][0].clone();
+                table.act(&first, WAIT).unwrap();
+            }
+        }
+        let watched = lexio_table(vec![Player::Bot(Difficulty::Easy); 3], 3);
+        assert!(watched.snapshot()["view"]["lexio"]["hand"].is_array());
+    }
+
+    #[test]
+    fn bots_above_easy_explain_their_moves() {
+        let table = lexio_table(vec![Player::Bot(Difficulty::Hard); 3], 9);
+        table.step(WAIT).unwrap();
+        let e = table.explanation(0).unwrap();
+        assert_eq!(e["player"], "hard");
+        let candidates = e["explanation"].as_array().unwrap();
+        assert!(!candidates.is_empty());
+        assert_eq!(candidates.iter().filter(|c| c["chosen"] == true).count(), 1);
+        assert_eq!(
+            table.explanation(1).unwrap_err().status,
+            axum::http::StatusCode::NOT_FOUND
+        );
+    }
+}

@@ -1,0 +1,125 @@
+//! `climbot playground --via`: every bot decides through a real climbot server, with the
+//! seed the in-process table would use, so a bot-only table plays the same moves and
+//! explains them the same way either way.
+
+mod common;
+
+use climbot::arena::remote::Remote;
+use climbot::playground::{Config, serve};
+use serde_json::{Value, json};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+
+/// Starts the gRPC service on a runtime of its own thread: its gRPC and metrics
+/// addresses.
+fn start_service() -> (SocketAddr, SocketAddr) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async {
+            let server = common::start(common::test_config()).await;
+            tx.send((server.addr, server.metrics_addr)).unwrap();
+            std::future::pending::<()>().await;
+        });
+    });
+    rx.recv().unwrap()
+}
+
+/// Starts a playground on a free port with `config`.
+fn start_playground(config: Config) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            serve(listener, config, std::future::pending())
+                .await
+                .unwrap();
+        });
+    });
+    rx.recv().unwrap()
+}
+
+fn call(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    s.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let (_, body) = response.split_once("\r\n\r\n").unwrap();
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// Steps a bot-only table to its end; every move with its explanation.
+fn watch_to_the_end(addr: SocketAddr) -> Vec<Value> {
+    let (status, state) = call(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(
+            &json!({"game": "lexio", "players": 4, "levels": ["easy", "normal", "hard", "hard"],
+            "seed": 31, "rounds": 1}),
+        ),
+    );
+    assert_eq!(status, 201, "{state}");
+    let id = state["id"].as_str().unwrap().to_string();
+    for _ in 0..1000 {
+        let (status, state) = call(addr, "POST", &format!("/api/tables/{id}/step"), None);
+        if status == 409 {
+            let (_, state) = call(addr, "GET", &format!("/api/tables/{id}"), None);
+            assert_eq!(state["status"], "over", "{state}");
+            let moves = state["moves"].as_array().unwrap().len();
+            return (0..moves)
+                .map(|n| call(addr, "GET", &format!("/api/tables/{id}/moves/{n}"), None).1)
+                .collect();
+        }
+        assert_eq!(status, 200, "{state}");
+    }
+    panic!("the round did not end")
+}
+
+#[test]
+fn bots_through_a_server_play_and_explain_as_in_process() {
+    let (grpc, metrics) = start_service();
+    let remote = Remote::connect(&format!("http://{grpc}")).unwrap();
+    let via = start_playground(Config {
+        remote: Some(Arc::new(remote)),
+        ..Config::default()
+    });
+    let local = start_playground(Config::default());
+
+    let remote_moves = watch_to_the_end(via);
+    let local_moves = watch_to_the_end(local);
+    assert!(
+        remote_moves.iter().all(|m| m["error"].is_null()),
+        "{remote_moves:?}"
+    );
+    assert_eq!(remote_moves, local_moves);
+    assert!(
+        remote_moves
+            .iter()
+            .any(|m| m["player"] == "hard" && m["explanation"].as_array().unwrap().len() > 1)
+    );
+
+    let scrape = common::http_get(metrics, "/metrics");
+    let served: u64 = scrape
+        .lines()
+        .filter(|l| l.starts_with("climbot_requests_total{rpc=\"select_play\",game=\"lexio\""))
+        .filter(|l| l.contains("code=\"ok\""))
+        .filter_map(|l| l.rsplit(" ").next()?.parse::<u64>().ok())
+        .sum();
+    assert_eq!(
+        served as usize,
+        remote_moves.len(),
+        "one SelectPlay per bot move"
+    );
+}
