@@ -96,6 +96,7 @@ impl<G: Searchable> ExpertBot<G> {
                 deal_tries: 8,
                 max_playout_actions: 10_000,
                 tree: G::TREE,
+                halving: false,
             },
             budget: None,
             uniform_deals: false,
@@ -121,7 +122,8 @@ impl<G: Searchable> ExpertBot<G> {
     /// below the candidates), `c=X` (the tree's exploration weight), `prior=X` (the
     /// prior mass on the playout policy's action), `random_playouts=1` (uniformly
     /// random playouts instead of the game's playout rule), `anchor=X` (the standard
-    /// errors the search needs to overrule the evaluation bot; 0: never defer to it).
+    /// errors the search needs to overrule the evaluation bot; 0: never defer to it),
+    /// `halving=1` (successive halving over the iteration limit instead of the race).
     pub fn with_override(mut self, text: &str) -> Result<Self, String> {
         let (name, value) = crate::bot::parse_override(text)?;
         let whole = || {
@@ -137,6 +139,7 @@ impl<G: Searchable> ExpertBot<G> {
             }
             "z" => self.settings.elimination_z = value,
             "min_rounds" => self.settings.min_rounds = whole()? as u32,
+            "halving" => self.settings.halving = value != 0.0,
             "deal_tries" => self.settings.deal_tries = whole()? as u32,
             "uniform" => self.uniform_deals = value != 0.0,
             "random_playouts" => self.random_playouts = value != 0.0,

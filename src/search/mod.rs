@@ -41,6 +41,11 @@ pub struct Settings {
     pub max_playout_actions: u32,
     /// The tree below each candidate ([`TreeSettings::expand_after`] 0: none).
     pub tree: TreeSettings,
+    /// Successive halving instead of the race, when the search has an iteration limit:
+    /// the limit is split evenly over ceil(log2 K) phases for K candidates, and after
+    /// each phase the better half (by mean over every round so far) stays. Without an
+    /// iteration limit the race runs.
+    pub halving: bool,
 }
 
 impl Default for Settings {
@@ -51,6 +56,7 @@ impl Default for Settings {
             deal_tries: 1,
             max_playout_actions: 10_000,
             tree: TreeSettings::default(),
+            halving: false,
         }
     }
 }
@@ -171,6 +177,10 @@ pub fn search<G: Simulation>(
     let mut scratch = tree::Scratch::new();
     let mut iterations = 0u64;
     let mut round_outcomes = vec![0.0; decisions.len()];
+    let mut halving = limit
+        .iterations
+        .filter(|_| settings.halving)
+        .map(|total| Halving::new(total, decisions.len()));
     'rounds: loop {
         let racing: Vec<usize> = (0..decisions.len())
             .filter(|&i| runners[i].in_race)
@@ -202,7 +212,12 @@ pub fn search<G: Simulation>(
             runners[i].outcomes.push(round_outcomes[i]);
         }
         let rounds = runners[racing[0]].outcomes.len();
-        if rounds >= settings.min_rounds as usize {
+        if let Some(halving) = &mut halving {
+            if rounds >= halving.phase_end {
+                let kept = keep_better_half(&mut runners, &racing, sign);
+                halving.phase_end = rounds + halving.rounds_per_phase(kept);
+            }
+        } else if rounds >= settings.min_rounds as usize {
             eliminate(&mut runners, &racing, rounds, sign, settings.elimination_z);
         }
     }
@@ -241,6 +256,47 @@ pub fn search<G: Simulation>(
         candidates,
         iterations,
     })
+}
+
+/// The schedule of successive halving: an iteration limit split evenly over the
+/// phases, each phase's share split evenly over the candidates it races.
+struct Halving {
+    per_phase: u64,
+    /// The round count at which the current phase ends.
+    phase_end: usize,
+}
+
+impl Halving {
+    fn new(total: u64, candidates: usize) -> Self {
+        let phases = u64::from(candidates.max(2).next_power_of_two().trailing_zeros());
+        let mut halving = Halving {
+            per_phase: total / phases,
+            phase_end: 0,
+        };
+        halving.phase_end = halving.rounds_per_phase(candidates);
+        halving
+    }
+
+    /// Rounds a phase racing `candidates` lasts (at least one).
+    fn rounds_per_phase(&self, candidates: usize) -> usize {
+        ((self.per_phase / candidates.max(1) as u64) as usize).max(1)
+    }
+}
+
+/// Keeps the better half (rounded up) of the racing candidates by their mean over the
+/// rounds they all played; returns how many stay.
+fn keep_better_half(runners: &mut [Runner], racing: &[usize], sign: f64) -> usize {
+    let mut order = racing.to_vec();
+    order.sort_by(|&a, &b| {
+        (sign * mean(&runners[b].outcomes))
+            .total_cmp(&(sign * mean(&runners[a].outcomes)))
+            .then(a.cmp(&b))
+    });
+    let kept = order.len().div_ceil(2);
+    for &i in &order[kept..] {
+        runners[i].in_race = false;
+    }
+    kept
 }
 
 /// Drops every racing candidate whose paired deficit to the leader (on the `rounds`
@@ -456,6 +512,49 @@ mod tests {
         assert_eq!(result.iterations, 37);
         // 18 complete rounds of two candidates; the 37th playout's round is incomplete.
         assert!(result.candidates.iter().all(|c| c.visits == 18));
+    }
+
+    #[test]
+    fn successive_halving_spends_its_limit_in_phases_and_keeps_the_better_half() {
+        let settings = Settings {
+            halving: true,
+            ..Settings::default()
+        };
+        let run = |seed| {
+            search::<Nim>(
+                &pile(4),
+                0,
+                &mut DecisionContext::unbounded(seed),
+                &settings,
+                Limit {
+                    iterations: Some(400),
+                    deadline: None,
+                },
+                &Guide {
+                    weight: &|_| 1.0,
+                    playout: &random_playout,
+                    candidates: None,
+                },
+            )
+            .unwrap()
+        };
+        let result = run(1);
+        // Two candidates, one phase: 200 rounds each, then the better one stays.
+        assert_eq!(result.iterations, 400);
+        assert!(result.candidates.iter().all(|c| c.visits == 200));
+        assert_eq!(result.decision, 1, "{result:?}");
+        assert_eq!(
+            result.candidates.iter().filter(|c| c.in_race).count(),
+            1,
+            "{result:?}"
+        );
+        assert_eq!(result, run(1));
+        // Three candidates take two phases: 3 x 33 rounds, then 2 x 50.
+        let halving = Halving::new(200, 3);
+        assert_eq!((halving.per_phase, halving.phase_end), (100, 33));
+        assert_eq!(halving.rounds_per_phase(2), 50);
+        // A limit too small to share still plays a round per phase.
+        assert_eq!(Halving::new(1, 8).rounds_per_phase(8), 1);
     }
 
     #[test]
