@@ -644,6 +644,14 @@ mod tests {
         );
         for _ in 0..6 {
             let s = table.snapshot();
+            // The human's own part is theirs alone, and current.
+            let own = &s["your_hand"]["lexio"];
+            assert_eq!(own["seat"], 1, "{s}");
+            assert_eq!(
+                own["hand"].as_array().unwrap().len() as u64,
+                own["seats"][1]["tile_count"].as_u64().unwrap(),
+                "{s}"
+            );
             if s["status"] == "bot_turn" {
                 assert!(s["view"]["lexio"].get("hand").is_none(), "{s}");
                 table.step(WAIT).unwrap();
@@ -654,6 +662,7 @@ mod tests {
         }
         let watched = lexio_table(vec![Player::Bot(Difficulty::Easy); 3], 3);
         assert!(watched.snapshot()["view"]["lexio"]["hand"].is_array());
+        assert!(watched.snapshot()["your_hand"].is_null());
     }
 
     #[test]
