@@ -310,7 +310,10 @@ fn the_human_hand_shows_from_each_deal_before_the_human_acts() {
         let (status, state) = call(addr, "POST", "/api/tables", Some(&spec));
         assert_eq!(status, 201, "{state}");
         // The table is new and a bot acts first, yet the human sees their cards.
-        assert_eq!(state["status"], "bot_turn", "{game}: pick a seed where a bot leads");
+        assert_eq!(
+            state["status"], "bot_turn",
+            "{game}: pick a seed where a bot leads"
+        );
         let (cards, deal) = check_own_part(game, &state);
         assert!(cards > 0, "{game}: {state}");
         assert_eq!(deal, 1);
