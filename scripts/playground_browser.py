@@ -2,7 +2,8 @@
 """The playground page in a real browser: headless Chromium driven by Selenium.
 
 Starts `climbot playground` on a free port, then by clicking only: plays a whole Lexio
-round, a whole Daifugo game and a whole Dalmuti hand from the human seat, checks on every turn that cards
+round, a whole Daifugo game and a whole Dalmuti hand from the human seat, checks that the
+human's hand shows (every card disabled) while bots play, from each deal on, checks on every turn that cards
 outside every legal action cannot be picked and that nothing but a legal action can be
 submitted, opens a bot's explanation, steps and plays a bot-only table, and saves
 screenshots at 1280x800 and at a phone's 390x844.
@@ -114,7 +115,7 @@ def shot(driver, out, name, size=DESKTOP):
     print(f"  screenshot {path}")
 
 
-def new_table(driver, url, game, players, human_seat, seed, rules=None):
+def new_table(driver, url, game, players, human_seat, seed, rules=None, rounds=1, speed=4):
     driver.get(url)
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
     Select(driver.find_element(By.ID, "players")).select_by_visible_text(str(players))
@@ -126,12 +127,12 @@ def new_table(driver, url, game, players, human_seat, seed, rules=None):
     levels = driver.find_elements(By.CSS_SELECTOR, "#levels select")
     for i, select in enumerate(levels):
         Select(select).select_by_visible_text(["hard", "normal", "easy"][i % 3])
-    for field, value in [("rounds", 1), ("seed", seed)]:
+    for field, value in [("rounds", rounds), ("seed", seed)]:
         box = driver.find_element(By.ID, field)
         box.clear()
         box.send_keys(str(value))
-    # The fastest speed: bots move as soon as the page has shown the last move.
-    driver.execute_script("document.getElementById('speed').value = 4;")
+    # Speed 4: bots move as soon as the page has shown the last move.
+    driver.execute_script(f"document.getElementById('speed').value = {speed};")
     driver.find_element(By.ID, "start").click()
     WebDriverWait(driver, 30).until(lambda d: status(d) != "")
 
@@ -216,6 +217,60 @@ def play_human_table(driver, out, name):
     return refused
 
 
+def deal_number(driver):
+    words = retry(lambda: driver.find_element(By.ID, "status").text).split()
+    for word, number in zip(words, words[1:]):
+        if word in {"round", "game", "hand"} and number.isdigit():
+            return int(number)
+    return None
+
+
+def check_hand_while_bots_play(driver, name):
+    """At a bot's turn the human's whole hand is shown, every card disabled."""
+    shown = retry(lambda: [c.is_enabled() for c in cards(driver)])
+    heading = driver.find_element(By.CSS_SELECTOR, "#hand-area h2").text
+    assert shown, f"{name}: no hand shown at a bot's turn ({heading!r})"
+    assert not any(shown), f"{name}: a card can be picked at a bot's turn"
+    assert "waiting" in heading, heading
+    return len(shown)
+
+
+def hand_from_the_deal(driver, url, out, game, players, seat, seed, rules=None):
+    """A fresh table where a bot acts first: the hand shows before the human's turn
+    (Dalmuti's tax phase included)."""
+    new_table(driver, url, game, players, seat, seed, rules=rules, speed=0)
+    driver.find_element(By.ID, "autoplay").click()  # pause the bots
+    assert status(driver) == "bot_turn", f"{game}: a bot should act first"
+    count = check_hand_while_bots_play(driver, game)
+    shot(driver, out, f"{game}-deal-before-your-turn-1280x800")
+    print(f"  {game}: {count} cards shown at a bot's turn right after the deal")
+
+
+def hand_after_a_new_deal(driver, url, out):
+    """A two-round Lexio table, the bots stepped by hand: the hand shows at every bot
+    turn, and after the second deal before the human's first turn."""
+    new_table(driver, url, "lexio", 4, 2, 2, rounds=2, speed=0)
+    driver.find_element(By.ID, "autoplay").click()  # pause: the bots move on Step
+    turns = 0
+    for _ in range(1000):
+        state = wait_for(driver, {"your_turn", "bot_turn", "over", "failed"})
+        assert state not in {"over", "failed"}, "the first round should lead to a second"
+        if state == "your_turn":
+            before = log_length(driver)
+            retry(lambda: take_turn(driver, turns))
+            turns += 1
+        else:
+            count = check_hand_while_bots_play(driver, "lexio")
+            if deal_number(driver) == 2:
+                shot(driver, out, "lexio-new-deal-before-your-turn-1280x800")
+                print(f"  lexio: {count} tiles shown at a bot's turn after the new deal")
+                return
+            before = log_length(driver)
+            driver.find_element(By.ID, "step").click()
+        WebDriverWait(driver, TURN_TIMEOUT_S).until(lambda d: log_length(d) > before)
+    raise AssertionError("the second round never came")
+
+
 def explain_a_bot_move(driver, out):
     """A hard bot's move shows the candidates it scored, its choice marked."""
     moves = [li for li in driver.find_elements(By.CSS_SELECTOR, "#log li") if "(hard)" in li.text]
@@ -264,6 +319,10 @@ def main():
     try:
         driver = browser(profile)
         print("playground browser test")
+        hand_from_the_deal(driver, url, args.out, "lexio", 4, 2, 2)
+        hand_from_the_deal(driver, url, args.out, "daifugo", 4, 3, 5, rules="house")
+        hand_from_the_deal(driver, url, args.out, "dalmuti", 5, 2, 8)
+        hand_after_a_new_deal(driver, url, args.out)
         new_table(driver, url, "lexio", 4, 0, 17)
         refused = play_human_table(driver, args.out, "lexio")
         explain_a_bot_move(driver, args.out)

@@ -256,3 +256,102 @@ fn bad_requests_name_the_field_and_unknown_tables_are_404() {
     assert_eq!(status, "200");
     assert!(page.contains("playground.js"), "the page loads its script");
 }
+
+/// The number of cards in a seat's own part and the deal it belongs to.
+fn own_cards_and_deal(game: &str, own: &Value) -> (u64, u64) {
+    let v = &own[game];
+    let cards = match game {
+        "dalmuti" => v["hand"]["counts"]
+            .as_array()
+            .map_or(0, |c| c.iter().map(|n| n.as_u64().unwrap()).sum()),
+        _ => v["hand"].as_array().map_or(0, |h| h.len() as u64),
+    };
+    let deal = ["round", "game", "hand_number"]
+        .iter()
+        .find_map(|k| v[k].as_u64())
+        .unwrap();
+    (cards, deal)
+}
+
+/// Checks the human's own part: it is there, its card count is the one the seats
+/// show, and the public view holds no hand of a bot.
+fn check_own_part(game: &str, state: &Value) -> (u64, u64) {
+    let own = &state["your_hand"];
+    assert!(own[game].is_object(), "no hand shown: {state}");
+    let seat = own[game]["seat"].as_u64().unwrap_or(0) as usize;
+    let (cards, deal) = own_cards_and_deal(game, own);
+    let count_field = if game == "lexio" {
+        "tile_count"
+    } else {
+        "card_count"
+    };
+    let counted = own[game]["seats"][seat][count_field].as_u64().unwrap_or(0);
+    assert_eq!(cards, counted, "{own}");
+    if state["to_act"] != state["human_seat"] {
+        assert!(state["view"][game].get("hand").is_none(), "{state}");
+    }
+    (cards, deal)
+}
+
+#[test]
+fn the_human_hand_shows_from_each_deal_before_the_human_acts() {
+    let addr = start();
+    for (game, players, human, seed) in [
+        ("lexio", 4, 2, 2),
+        ("daifugo", 4, 3, 5),
+        ("dalmuti", 5, 2, 8),
+    ] {
+        let levels: Vec<&str> = vec!["easy"; players - 1];
+        let mut spec = json!({"game": game, "players": players, "human_seat": human,
+            "levels": levels, "seed": seed, "rounds": 2});
+        if game == "daifugo" {
+            spec["rules"] = json!("house");
+        }
+        let (status, state) = call(addr, "POST", "/api/tables", Some(&spec));
+        assert_eq!(status, 201, "{state}");
+        // The table is new and a bot acts first, yet the human sees their cards.
+        assert_eq!(
+            state["status"], "bot_turn",
+            "{game}: pick a seed where a bot leads"
+        );
+        let (cards, deal) = check_own_part(game, &state);
+        assert!(cards > 0, "{game}: {state}");
+        assert_eq!(deal, 1);
+
+        let path = format!("/api/tables/{}", state["id"].as_str().unwrap());
+        let mut last = (cards, deal);
+        let mut new_deal_before_human_turn = false;
+        for _ in 0..5000 {
+            let (_, state) = call(addr, "GET", &path, None);
+            let status = state["status"].as_str().unwrap();
+            if status == "over" {
+                break;
+            }
+            let now = check_own_part(game, &state);
+            if now.1 > last.1 {
+                // A new deal: a full hand again, whoever acts first.
+                assert!(now.0 > 0, "{game}: {state}");
+                new_deal_before_human_turn |= status == "bot_turn";
+            }
+            last = now;
+            let (status, after) = match status {
+                "your_turn" => {
+                    let first = state["legal"][0].clone();
+                    call(
+                        addr,
+                        "POST",
+                        &format!("{path}/actions"),
+                        Some(&json!({ "decision": first })),
+                    )
+                }
+                _ => call(addr, "POST", &format!("{path}/step"), None),
+            };
+            assert_eq!(status, 200, "{after}");
+        }
+        assert_eq!(last.1, 2, "{game}: the second deal was shown");
+        assert!(
+            new_deal_before_human_turn,
+            "{game}: pick a seed where a bot acts first after the second deal"
+        );
+    }
+}

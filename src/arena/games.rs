@@ -11,6 +11,7 @@ use crate::dalmuti::Dalmuti;
 use crate::game::{Game, Policy};
 use crate::lexio::Lexio;
 use crate::lexio::tiles::PlayerCount;
+use crate::pb;
 use crate::service::game::WireGame;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -55,7 +56,30 @@ pub trait ArenaGame: WireGame {
         seats: &[&dyn Policy<Self>],
         units: u32,
         seed: u64,
+    ) -> Result<Vec<SeatTotals>, String> {
+        Self::play_match_following(rules, seats, units, seed, None)
+    }
+    /// [`ArenaGame::play_match`], showing `follow` its player's own part after each
+    /// deal and after every decision, whoever decided. Following changes nothing in the
+    /// match.
+    fn play_match_following(
+        rules: &Self::Rules,
+        seats: &[&dyn Policy<Self>],
+        units: u32,
+        seed: u64,
+        follow: Option<Follow<'_>>,
     ) -> Result<Vec<SeatTotals>, String>;
+}
+
+/// A player followed through a match between its turns (the playground shows a person
+/// their hand while the bots play).
+pub struct Follow<'a> {
+    /// The player followed: an index into the match's seats.
+    pub player: usize,
+    /// Told the player's own part: a view on the wire holding only the player's seat,
+    /// its hand, the deal's number and every seat's public state (counts, titles);
+    /// nothing of another seat's hand.
+    pub shown: &'a mut dyn FnMut(pb::game_view::Game),
 }
 
 /// Matches of one game: `units` rounds, hands or games per match under `rules`.
@@ -198,14 +222,24 @@ impl ArenaGame for Lexio {
         lexio_players(players).map(|_| ())
     }
 
-    fn play_match(
+    fn play_match_following(
         _: &(),
         seats: &[&dyn Policy<Lexio>],
         rounds: u32,
         seed: u64,
+        follow: Option<Follow<'_>>,
     ) -> Result<Vec<SeatTotals>, String> {
-        let result =
-            crate::lexio::referee::play_match(seats, rounds, seed).map_err(|e| e.to_string())?;
+        let result = match follow {
+            None => crate::lexio::referee::play_match(seats, rounds, seed),
+            Some(Follow { player, shown }) => {
+                crate::lexio::referee::play_match_observed(seats, rounds, seed, &mut |round| {
+                    shown(pb::game_view::Game::Lexio(
+                        crate::service::lexio::own_part_to_wire(round, player),
+                    ))
+                })
+            }
+        }
+        .map_err(|e| e.to_string())?;
         Ok((0..seats.len())
             .map(|s| SeatTotals {
                 sums: vec![
@@ -243,15 +277,25 @@ impl ArenaGame for Dalmuti {
         }
     }
 
-    fn play_match(
+    fn play_match_following(
         _: &(),
         seats: &[&dyn Policy<Dalmuti>],
         hands: u32,
         seed: u64,
+        follow: Option<Follow<'_>>,
     ) -> Result<Vec<SeatTotals>, String> {
         let players = seats.len();
-        let result =
-            crate::dalmuti::referee::play_match(seats, hands, seed).map_err(|e| e.to_string())?;
+        let result = match follow {
+            None => crate::dalmuti::referee::play_match(seats, hands, seed),
+            Some(Follow { player, shown }) => {
+                crate::dalmuti::referee::play_match_observed(seats, hands, seed, &mut |hand| {
+                    shown(pb::game_view::Game::Dalmuti(
+                        crate::service::dalmuti::own_part_to_wire(hand, player),
+                    ))
+                })
+            }
+        }
+        .map_err(|e| e.to_string())?;
         Ok((0..players)
             .map(|p| SeatTotals {
                 sums: vec![
@@ -294,13 +338,27 @@ impl ArenaGame for Daifugo {
         }
     }
 
-    fn play_match(
+    fn play_match_following(
         rules: &RuleSet,
         seats: &[&dyn Policy<Daifugo>],
         games: u32,
         seed: u64,
+        follow: Option<Follow<'_>>,
     ) -> Result<Vec<SeatTotals>, String> {
-        let records = crate::daifugo::referee::play_match(seats, games, seed, *rules)?;
+        let records = match follow {
+            None => crate::daifugo::referee::play_match(seats, games, seed, *rules),
+            Some(Follow { player, shown }) => crate::daifugo::referee::play_match_observed(
+                seats,
+                games,
+                seed,
+                *rules,
+                &mut |referee| {
+                    shown(pb::game_view::Game::Daifugo(
+                        crate::service::daifugo::own_part_to_wire(referee, player),
+                    ))
+                },
+            ),
+        }?;
         let p = seats.len();
         Ok((0..p)
             .map(|seat| {

@@ -12,7 +12,7 @@ mod games;
 pub mod ladder;
 pub mod remote;
 
-pub use games::{ArenaGame, GameRunner, Runner};
+pub use games::{ArenaGame, Follow, GameRunner, Runner};
 
 use crate::bot::StableHasher;
 use crate::stats::{MeanCi, mean_ci95};

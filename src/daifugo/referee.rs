@@ -778,6 +778,19 @@ pub fn play_match(
     seed: u64,
     rules: RuleSet,
 ) -> Result<Vec<GameRecord>, String> {
+    play_match_observed(policies, games, seed, rules, &mut |_| {})
+}
+
+/// [`play_match`], showing `observe` the referee after each deal (the tribute made, the
+/// exchange about to begin) and after every decision (to follow a seat between its
+/// turns); `observe` cannot change the play.
+pub fn play_match_observed(
+    policies: &[&dyn Policy<Daifugo>],
+    games: u32,
+    seed: u64,
+    rules: RuleSet,
+    observe: &mut dyn FnMut(&Referee),
+) -> Result<Vec<GameRecord>, String> {
     let players = policies.len();
     let mut referee = Referee::new(rules, players).map_err(|e| e.to_string())?;
     let mut deal_rng =
@@ -786,6 +799,7 @@ pub fn play_match(
     for _ in 0..games {
         referee.start_game(&mut deal_rng);
         referee.check_invariants()?;
+        observe(&referee);
         let mut decisions = 0usize;
         while let Some(seat) = referee.to_act() {
             let view = referee
@@ -810,6 +824,7 @@ pub fn play_match(
             referee
                 .check_invariants()
                 .map_err(|e| format!("game {}: {e}", referee.game()))?;
+            observe(&referee);
             decisions += 1;
             if decisions > 10_000 {
                 return Err(format!(

@@ -233,6 +233,11 @@ impl HandState {
         }
     }
 
+    /// The hand's number in its match, from 1.
+    pub fn hand_number(&self) -> u32 {
+        self.hand_number
+    }
+
     /// The number of players.
     pub fn players(&self) -> usize {
         self.players
@@ -542,20 +547,32 @@ pub struct HandResult {
 
 /// Plays one dealt hand to the end. `policies[player]` decides for that player.
 pub fn play_hand(
+    state: HandState,
+    policies: &[&dyn Policy<Dalmuti>],
+    seed: u64,
+) -> Result<HandResult, RefereeError> {
+    play_hand_observed(state, policies, seed, &mut |_| {})
+}
+
+/// [`play_hand`], showing `observe` the hand after the deal and after every decision.
+fn play_hand_observed(
     mut state: HandState,
     policies: &[&dyn Policy<Dalmuti>],
     seed: u64,
+    observe: &mut dyn FnMut(&HandState),
 ) -> Result<HandResult, RefereeError> {
     let p = state.players();
     let before: Vec<u32> = (0..p).map(|s| state.score(s)).collect();
     let seat_player_before: Vec<usize> = (0..p).map(|s| state.player_at(s)).collect();
     state.check_accounting()?;
+    observe(&state);
     while let Some(view) = state.view()? {
         let player = state.player_at(view.seat());
         let policy = policies[player];
         let mut ctx = DecisionContext::unbounded(decision_seed(seed, &view));
         let decision = policy.decide(&view, &mut ctx);
         state.apply_seen(&view, decision, policy.name())?;
+        observe(&state);
     }
     let order = state.finishing_order().expect("the hand is over");
     let mut points = vec![0; p];
@@ -591,6 +608,17 @@ pub fn play_match(
     hands: u32,
     seed: u64,
 ) -> Result<MatchResult, RefereeError> {
+    play_match_observed(policies, hands, seed, &mut |_| {})
+}
+
+/// [`play_match`], showing `observe` the hand in play after each deal and after every
+/// decision (to follow a player between its turns); `observe` cannot change the play.
+pub fn play_match_observed(
+    policies: &[&dyn Policy<Dalmuti>],
+    hands: u32,
+    seed: u64,
+    observe: &mut dyn FnMut(&HandState),
+) -> Result<MatchResult, RefereeError> {
     let p = policies.len();
     assert!((MIN_PLAYERS..=MAX_PLAYERS).contains(&p));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -602,7 +630,7 @@ pub fn play_match(
         let seat_scores: Vec<u32> = seating.iter().map(|&pl| scores[pl]).collect();
         let state = HandState::new(&dealt, &seating, &seat_scores, h, hands - h);
         let hand_seed = StableHasher::new().u64(seed).u64(u64::from(h)).finish();
-        let result = play_hand(state, policies, hand_seed)?;
+        let result = play_hand_observed(state, policies, hand_seed, observe)?;
         for (pl, pts) in result.points.iter().enumerate() {
             scores[pl] += pts;
         }

@@ -151,6 +151,16 @@ impl Round {
         self.position.players()
     }
 
+    /// The round number, from 1.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The running scores before this round (only the first `players` entries count).
+    pub fn scores(&self) -> [i64; 5] {
+        self.scores
+    }
+
     /// The seat to act.
     pub fn to_act(&self) -> usize {
         self.position.to_act()
@@ -300,8 +310,22 @@ pub fn play_round(
     seed: u64,
     seats: &[&dyn Policy<Lexio>],
 ) -> Result<RoundResult, RefereeError> {
+    play_round_observed(players, hands, round, scores, seed, seats, &mut |_| {})
+}
+
+/// [`play_round`], showing `observe` the round after the deal and after every action.
+fn play_round_observed(
+    players: PlayerCount,
+    hands: [TileSet; 5],
+    round: u32,
+    scores: [i64; 5],
+    seed: u64,
+    seats: &[&dyn Policy<Lexio>],
+    observe: &mut dyn FnMut(&Round),
+) -> Result<RoundResult, RefereeError> {
     let mut state = Round::new(players, hands, round, scores);
     state.check_accounting()?;
+    observe(&state);
     // A round lasts at most (tiles + passes) actions; bound it defensively.
     let limit = players.deck().len() * players.count() * 4;
     for _ in 0..limit {
@@ -312,6 +336,7 @@ pub fn play_round(
         let action = seats[seat].decide(&view, &mut ctx);
         let over = state.apply(action)?;
         state.check_accounting()?;
+        observe(&state);
         if over {
             return state.result().ok_or(RefereeError::RoundOver);
         }
@@ -344,6 +369,17 @@ pub fn play_match(
     rounds: u32,
     seed: u64,
 ) -> Result<MatchResult, RefereeError> {
+    play_match_observed(seats, rounds, seed, &mut |_| {})
+}
+
+/// [`play_match`], showing `observe` the round in play after each deal and after every
+/// action (to follow a seat between its turns); `observe` cannot change the play.
+pub fn play_match_observed(
+    seats: &[&dyn Policy<Lexio>],
+    rounds: u32,
+    seed: u64,
+    observe: &mut dyn FnMut(&Round),
+) -> Result<MatchResult, RefereeError> {
     let p = seats.len();
     let players = u32::try_from(p)
         .ok()
@@ -353,7 +389,7 @@ pub fn play_match(
     let mut results = Vec::with_capacity(rounds as usize);
     for round in 1..=rounds {
         let hands = deal(players, round_seed(seed, round));
-        let r = play_round(players, hands, round, scores, seed, seats)?;
+        let r = play_round_observed(players, hands, round, scores, seed, seats, observe)?;
         for (s, n) in scores.iter_mut().zip(&r.net) {
             *s += n;
         }

@@ -36,6 +36,11 @@ impl ApiError {
         Self::plain(StatusCode::CONFLICT, message)
     }
 
+    /// 408: the request took too long (a body sent too slowly).
+    pub fn timed_out(message: impl Into<String>) -> Self {
+        Self::plain(StatusCode::REQUEST_TIMEOUT, message)
+    }
+
     /// 503: the playground cannot take it now (every table is in use, a bot is still
     /// thinking).
     pub fn unavailable(message: impl Into<String>) -> Self {

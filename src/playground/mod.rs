@@ -20,6 +20,7 @@
 //! 404, 409 (not that seat's turn), 413 (a body over 64 KiB) or 503 (every table in
 //! use).
 
+mod bounds;
 mod error;
 mod table;
 mod wire;
@@ -80,6 +81,13 @@ pub struct Config {
     pub decision_wait: Duration,
     /// The server every bot decides through, if any.
     pub remote: Option<Arc<Remote>>,
+    /// Connections open at once; more wait until one closes.
+    pub max_connections: usize,
+    /// The longest a request may take, reading its body included (408 after); longer
+    /// than `decision_wait`, whose own answer is the clearer one.
+    pub request_timeout: Duration,
+    /// A connection with no byte read or written for this long is closed.
+    pub connection_idle: Duration,
 }
 
 impl Default for Config {
@@ -89,6 +97,9 @@ impl Default for Config {
             idle: Duration::from_secs(30 * 60),
             decision_wait: Duration::from_secs(60),
             remote: None,
+            max_connections: 256,
+            request_timeout: Duration::from_secs(90),
+            connection_idle: Duration::from_secs(120),
         }
     }
 }
@@ -193,13 +204,19 @@ pub async fn serve(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let listener =
+        bounds::BoundedListener::new(listener, config.max_connections, config.connection_idle);
+    let request_timeout = config.request_timeout;
     let shared: Shared = Arc::new(Mutex::new(Tables {
         config,
         next_id: 1,
         tables: BTreeMap::new(),
     }));
     let sweeper = tokio::spawn(sweep(Arc::downgrade(&shared)));
-    let served = axum::serve(listener, router(shared))
+    let app = router(shared).layer(axum::middleware::from_fn(move |request, next| {
+        bounds::request_timeout(request_timeout, request, next)
+    }));
+    let served = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await;
     sweeper.abort();

@@ -11,7 +11,7 @@
 use super::error::ApiError;
 use super::wire;
 use crate::arena::remote::Remote;
-use crate::arena::{ArenaGame, SeatTotals};
+use crate::arena::{ArenaGame, Follow, SeatTotals};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::game::{Game, Policy};
 use crate::pb;
@@ -105,6 +105,10 @@ struct Shared<G: Game> {
     /// The human seat's latest view and its legal actions, in proto3 JSON, and the
     /// number of moves taken before it.
     human: Option<(Value, Vec<Value>, usize)>,
+    /// The human seat's own part (seat, hand, the deal's number, the seats' public
+    /// state) in proto3 JSON, as of the last deal or action, and the number of moves
+    /// taken before it.
+    human_hand: Option<(Value, usize)>,
     moves: Vec<Move>,
     outcome: Option<Result<Vec<SeatTotals>, String>>,
     /// Set when the table is dropped: the gates finish the match with the easy bot.
@@ -145,6 +149,7 @@ impl<G: ArenaGame> GameTable<G> {
                 command: None,
                 latest: None,
                 human: None,
+                human_hand: None,
                 moves: Vec::new(),
                 outcome: None,
                 closed: false,
@@ -164,6 +169,7 @@ impl<G: ArenaGame> GameTable<G> {
             })
             .collect();
         let (rules, units, seed) = (spec.rules.clone(), spec.units, spec.seed);
+        let human = spec.seats.iter().position(|&p| p == Player::Human);
         let thread_sync = Arc::clone(&sync);
         std::thread::Builder::new()
             .name(format!("table-{}", G::NAME))
@@ -172,7 +178,19 @@ impl<G: ArenaGame> GameTable<G> {
                     gates.iter().map(|g| g as &dyn Policy<G>).collect();
                 // A bot's panic ends this match, not the server.
                 let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    G::play_match(&rules, &seats, units, seed)
+                    // The human's own part after each deal and every action, so that
+                    // the page shows their hand while the bots play.
+                    let mut show_hand = |own: pb::game_view::Game| {
+                        let own = wire::view_to_json(&pb::GameView { game: Some(own) });
+                        let mut state = thread_sync.lock();
+                        let moves = state.moves.len();
+                        state.human_hand = Some((own, moves));
+                    };
+                    let follow = human.map(|player| Follow {
+                        player,
+                        shown: &mut show_hand,
+                    });
+                    G::play_match_following(&rules, &seats, units, seed, follow)
                 }))
                 .unwrap_or_else(|panic| {
                     let message = panic
@@ -273,6 +291,10 @@ impl<G: ArenaGame> Table for GameTable<G> {
             (Some((view, _, moves)), _) => (Some(view.clone()), Vec::new(), *moves),
             (None, _) => (None, Vec::new(), 0),
         };
+        let (your_hand, your_hand_moves) = state
+            .human_hand
+            .as_ref()
+            .map_or((None, 0), |(hand, moves)| (Some(hand.clone()), *moves));
         let totals = match &state.outcome {
             Some(Ok(totals)) => json!({
                 "metrics": G::METRICS,
@@ -310,6 +332,8 @@ impl<G: ArenaGame> Table for GameTable<G> {
             "view_moves": view_moves,
             "your_view": your_view,
             "your_view_moves": your_view_moves,
+            "your_hand": your_hand,
+            "your_hand_moves": your_hand_moves,
             "legal": legal,
             "moves": moves,
             "totals": totals,
@@ -620,6 +644,14 @@ mod tests {
         );
         for _ in 0..6 {
             let s = table.snapshot();
+            // The human's own part is theirs alone, and current.
+            let own = &s["your_hand"]["lexio"];
+            assert_eq!(own["seat"], 1, "{s}");
+            assert_eq!(
+                own["hand"].as_array().unwrap().len() as u64,
+                own["seats"][1]["tile_count"].as_u64().unwrap(),
+                "{s}"
+            );
             if s["status"] == "bot_turn" {
                 assert!(s["view"]["lexio"].get("hand").is_none(), "{s}");
                 table.step(WAIT).unwrap();
@@ -630,6 +662,7 @@ mod tests {
         }
         let watched = lexio_table(vec![Player::Bot(Difficulty::Easy); 3], 3);
         assert!(watched.snapshot()["view"]["lexio"]["hand"].is_array());
+        assert!(watched.snapshot()["your_hand"].is_null());
     }
 
     #[test]

@@ -523,6 +523,32 @@ fn play_cards_to_wire(play: &Play) -> Vec<pb::DaifugoPlayCard> {
         .collect()
 }
 
+/// One seat's own part of a game in play, on the wire, for a page that follows the
+/// seat between its turns: a view holding only the rules, the seat, its hand, every
+/// seat's public card count, title, pass and finish, and the game number (the rest is
+/// left empty).
+pub fn own_part_to_wire(
+    referee: &crate::daifugo::referee::Referee,
+    seat: usize,
+) -> pb::DaifugoView {
+    let (out, passed) = (referee.out(), referee.passed());
+    pb::DaifugoView {
+        rules: Some(rules_to_wire(referee.rules())),
+        seat: seat as u32,
+        game: referee.game().max(1),
+        hand: referee.hands()[seat].iter().map(card_to_wire).collect(),
+        seats: (0..referee.players())
+            .map(|s| pb::DaifugoSeat {
+                card_count: referee.hands()[s].len() as u32,
+                title: title_to_wire(referee.titles()[s]) as i32,
+                passed: passed[s],
+                finished: out[s],
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
 /// A validated view back on the wire (for clients written in Rust: the arena's remote
 /// mode and load tests). Decoding the result gives the same view.
 pub fn view_to_wire(view: &DaifugoView) -> pb::DaifugoView {

@@ -213,6 +213,37 @@ fn cards_from_wire(wire: &pb::DalmutiCards) -> Option<Cards> {
     Cards::from_counts(small)
 }
 
+/// The seat of `player` in a hand in play and that seat's own part, on the wire, for
+/// a page that follows the player between its turns: a view holding only the seat, its
+/// hand, every seat's public card count, title, finish and score, and the hand number
+/// (the rest is left empty).
+pub fn own_part_to_wire(
+    state: &crate::dalmuti::referee::HandState,
+    player: usize,
+) -> pb::DalmutiView {
+    let p = state.players();
+    let seat = (0..p)
+        .find(|&s| state.player_at(s) == player)
+        .unwrap_or(player);
+    pb::DalmutiView {
+        seat: seat as u32,
+        hand: Some(cards_to_wire(state.hand(seat))),
+        seats: (0..p)
+            .map(|s| {
+                let card_count = state.hand(s).len();
+                pb::DalmutiSeat {
+                    card_count,
+                    title: title_to_wire(Title::of_seat(s, p)) as i32,
+                    finished: state.turn().is_some() && card_count == 0,
+                    score: state.score(s),
+                }
+            })
+            .collect(),
+        hand_number: state.hand_number(),
+        ..Default::default()
+    }
+}
+
 /// A validated view back on the wire (for clients written in Rust: the arena's remote
 /// mode and the load-test payloads). Decoding the result gives the same view.
 pub fn view_to_wire(view: &DalmutiView) -> pb::DalmutiView {

@@ -265,6 +265,26 @@ pub fn view_to_wire(view: &LexioView) -> pb::LexioView {
     }
 }
 
+/// One seat's own part of a round in play, on the wire, for a page that follows the
+/// seat between its turns: a view holding only the player count, the seat, its hand,
+/// every seat's tile count, the round and the scores (the rest is left empty).
+pub fn own_part_to_wire(round: &crate::lexio::referee::Round, seat: usize) -> pb::LexioView {
+    let players = round.players().count();
+    pb::LexioView {
+        player_count: players as u32,
+        seat: seat as u32,
+        hand: round.hand(seat).iter().map(tile_to_wire).collect(),
+        seats: (0..players)
+            .map(|s| pb::LexioSeat {
+                tile_count: round.hand(s).len() as u32,
+            })
+            .collect(),
+        round: round.round(),
+        scores: round.scores()[..players].to_vec(),
+        ..Default::default()
+    }
+}
+
 /// A wire decision read back against the view it answers: `None` unless it is legal
 /// there.
 pub fn action_from_wire(view: &LexioView, decision: &pb::LexioDecision) -> Option<Action> {

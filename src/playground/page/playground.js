@@ -270,19 +270,22 @@ function within(small, big) {
 }
 function sameCards(a, b) { return a.length === b.length && within(tally(a), tally(b)); }
 
-// The hand the page shows: the human's latest view, less what they played since.
+// The hand the page shows: the human's own part, which the table updates after each
+// deal and every action (whoever acted), less anything they played since.
 function shownHand() {
   const game = GAMES[state.game];
   if (state.human_seat === null) {
     const v = state.view && game.view(state.view);
     return { cards: v ? game.hand(v) : [], owner: state.to_act, stale: false };
   }
-  const mine = state.your_view && game.view(state.your_view);
+  const [source, since] = state.your_hand
+    ? [state.your_hand, state.your_hand_moves] : [state.your_view, state.your_view_moves];
+  const mine = source && game.view(source);
   if (!mine) return { cards: [], owner: state.human_seat, stale: true };
   const now = state.view && game.view(state.view);
-  const stale = !!now && game.deal(now) !== game.deal(mine);
+  const stale = !!now && game.deal(now) > game.deal(mine);
   let cards = game.hand(mine);
-  for (const m of state.moves.slice(state.your_view_moves)) {
+  for (const m of state.moves.slice(since)) {
     if (m.seat !== state.human_seat) continue;
     const played = game.cards(m.decision) || [];
     for (const p of played) {
@@ -380,7 +383,9 @@ function renderHand(game, watching) {
   const { cards, owner, stale } = shownHand();
   const yourTurn = state.status === "your_turn" && !busy;
   $("hand-area").querySelector("h2").textContent = watching
-    ? (owner !== null && owner !== undefined ? `Seat ${owner}'s hand` : "Hand") : "Your hand";
+    ? (owner !== null && owner !== undefined ? `Seat ${owner}'s hand` : "Hand")
+    : (yourTurn || state.status === "over" || state.status === "failed"
+      ? "Your hand" : "Your hand (waiting for your turn)");
   $("actions").hidden = watching;
   const legal = yourTurn ? state.legal : [];
   const withCards = legal.filter((d) => game.cards(d) !== null).map((d) => ({ d, cards: game.cards(d) }));
@@ -391,8 +396,9 @@ function renderHand(game, watching) {
   const hand = $("hand");
   hand.innerHTML = "";
   hand.classList.toggle("readonly", watching);
+  hand.classList.toggle("waiting", !watching && !yourTurn);
   if (stale) {
-    hand.textContent = "A new deal: your cards show at your turn.";
+    hand.textContent = "A new deal: your cards are on their way.";
   }
   if (!stale) {
     cards.forEach((card, i) => {
