@@ -3,47 +3,17 @@
 //! action, illegal actions refused without any change, and bad requests answered with
 //! the field at fault.
 
-use climbot::playground::{Config, serve};
+mod common;
+
+use climbot::playground::Config;
+use common::playground::{call, start_playground};
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 
-/// Starts a playground on a free port, on a runtime of its own thread.
+/// Starts a playground with the default limits.
 fn start() -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            serve(listener, Config::default(), std::future::pending())
-                .await
-                .unwrap();
-        });
-    });
-    rx.recv().unwrap()
-}
-
-/// One HTTP/1.1 request; the status and the JSON body.
-fn call(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let mut s = TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    s.read_to_string(&mut response).unwrap();
-    let status = response[9..12].parse().unwrap();
-    let (_, body) = response.split_once("\r\n\r\n").unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    start_playground(Config::default())
 }
 
 /// Plays the table to the end: the human takes the first legal action, and once per

@@ -2,30 +2,13 @@
 //! number of connections (the next is answered once one closes), idle connections
 //! closed, and a request whose body trickles in answered 408.
 
-use climbot::playground::{Config, serve};
-use std::io::{ErrorKind, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
+mod common;
 
-/// Starts a playground with `config` on a free port, on a runtime of its own thread.
-fn start(config: Config) -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            serve(listener, config, std::future::pending())
-                .await
-                .unwrap();
-        });
-    });
-    rx.recv().unwrap()
-}
+use climbot::playground::Config;
+use common::playground::start_playground as start;
+use std::io::{ErrorKind, Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
 
 /// Reads until the server closes or `wait` passes; what came, and whether it closed.
 fn read_within(stream: &mut TcpStream, wait: Duration) -> (String, bool) {

@@ -5,10 +5,10 @@
 mod common;
 
 use climbot::arena::remote::Remote;
-use climbot::playground::{Config, serve};
+use climbot::playground::Config;
+use common::playground::{call, start_playground};
 use serde_json::{Value, json};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 /// Starts the gRPC service on a runtime of its own thread: its gRPC and metrics
@@ -24,39 +24,6 @@ fn start_service() -> (SocketAddr, SocketAddr) {
         });
     });
     rx.recv().unwrap()
-}
-
-/// Starts a playground on a free port with `config`.
-fn start_playground(config: Config) -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Runtime::new().unwrap();
-        runtime.block_on(async {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            serve(listener, config, std::future::pending())
-                .await
-                .unwrap();
-        });
-    });
-    rx.recv().unwrap()
-}
-
-fn call(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let mut s = TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    s.read_to_string(&mut response).unwrap();
-    let status = response[9..12].parse().unwrap();
-    let (_, body) = response.split_once("\r\n\r\n").unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
 /// Steps a bot-only table to its end; every move with its explanation.

@@ -1,6 +1,8 @@
 //! Shared test harness: a real server on `127.0.0.1:0`, clients, and Lexio views.
 #![allow(dead_code)]
 
+pub mod playground;
+
 use climbot::pb;
 use climbot::pb::bot_service_client::BotServiceClient;
 use climbot::service::{Config, ServeError};
