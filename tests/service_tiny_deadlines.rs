@@ -13,8 +13,12 @@
 //! ```
 //!
 //! (`CLIMBOT_DEADLINE_CALLS` changes their 10,000 calls, `CLIMBOT_DEADLINE_MARGIN_MS`
-//! the server's `--deadline-margin-ms`.) A nominal load is one client per decision
-//! slot; 5x overload five.
+//! the server's `--deadline-margin-ms`, and `CLIMBOT_TEST_BINARY=target/release/climbot`
+//! runs the release build, as served, instead of the test build.) A nominal load is one
+//! client per decision slot; 5x overload five.
+//!
+//! Every late answer is printed (when it was sent, its deadline, how long it took, its
+//! `compute_micros`), so that a late answer can be traced to its cause.
 mod common;
 
 use climbot::pb;
@@ -39,6 +43,24 @@ struct Tally {
     late_deadline_exceeded: u64,
     /// The latest of them, past its deadline.
     latest: Duration,
+    /// Each late answer, for finding its cause.
+    lates: Vec<Late>,
+}
+
+/// One answer that arrived after its deadline.
+#[derive(Debug)]
+#[allow(dead_code)] // read through `Debug` in the printed report
+struct Late {
+    /// The client and its call's index.
+    call: (usize, usize),
+    /// When the call was sent, since the run began.
+    sent_at: Duration,
+    deadline: Duration,
+    elapsed: Duration,
+    code: tonic::Code,
+    /// The answer's `compute_micros` and `search_iterations` (OK answers).
+    compute_micros: u64,
+    search_iterations: u64,
 }
 
 impl Tally {
@@ -52,6 +74,7 @@ impl Tally {
 async fn run(clients: usize, calls: usize, extra: &[&str]) -> Tally {
     let (mut child, addr) = spawn_server(SLOTS, extra);
     let per_client = calls / clients;
+    let start = Instant::now();
     let mut tasks = Vec::new();
     for c in 0..clients {
         tasks.push(tokio::spawn(async move {
@@ -82,6 +105,18 @@ async fn run(clients: usize, calls: usize, extra: &[&str]) -> Tally {
                     _ => tally.other += 1,
                 }
                 if elapsed > deadline {
+                    let (compute_micros, search_iterations) = (code == tonic::Code::Ok)
+                        .then(|| pb::SelectPlayResponse::decode(&answer.body[5..]).unwrap())
+                        .map_or((0, 0), |r| (r.compute_micros, r.search_iterations));
+                    tally.lates.push(Late {
+                        call: (c, i),
+                        sent_at: t0 - start,
+                        deadline,
+                        elapsed,
+                        code,
+                        compute_micros,
+                        search_iterations,
+                    });
                     tally.late += 1;
                     tally.late_ok += u64::from(code == tonic::Code::Ok);
                     tally.late_deadline_exceeded +=
@@ -103,9 +138,14 @@ async fn run(clients: usize, calls: usize, extra: &[&str]) -> Tally {
         total.late_ok += t.late_ok;
         total.late_deadline_exceeded += t.late_deadline_exceeded;
         total.latest = total.latest.max(t.latest);
+        total.lates.extend(t.lates);
     }
     let _ = child.kill();
     let _ = child.wait();
+    total.lates.sort_by_key(|l| l.sent_at);
+    for late in &total.lates {
+        eprintln!("late: {late:?}");
+    }
     eprintln!(
         "{} EXPERT calls, deadlines 11-40 ms, {clients} clients on {SLOTS} slots: {} OK, {} \
          DEADLINE_EXCEEDED, {} RESOURCE_EXHAUSTED, {} other; {} answers after the deadline \

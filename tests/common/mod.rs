@@ -307,7 +307,11 @@ pub fn captured_log(from: usize) -> String {
 /// The real binary (this build) as a command, without the `CLIMBOT_*` variables of
 /// the environment the tests run in (they would change its configuration).
 pub fn climbot_command() -> std::process::Command {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_climbot"));
+    // A measurement may run another build of the binary (the release build, as served):
+    // `CLIMBOT_TEST_BINARY=target/release/climbot`.
+    let binary = std::env::var_os("CLIMBOT_TEST_BINARY")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_climbot").into());
+    let mut command = std::process::Command::new(binary);
     for (key, _) in std::env::vars() {
         if key.starts_with("CLIMBOT_") {
             command.env_remove(key);
@@ -362,6 +366,9 @@ pub fn spawn_server(slots: usize, extra: &[&str]) -> (std::process::Child, Socke
 /// partial bodies, malformed headers, hand-made compressed frames.
 pub async fn h2_connect(addr: SocketAddr) -> h2::client::SendRequest<prost::bytes::Bytes> {
     let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    // As every gRPC client does: without it, Nagle's algorithm may hold a request's
+    // frames until the server acknowledges the previous ones (up to 40 ms on Linux).
+    tcp.set_nodelay(true).unwrap();
     let (send, connection) = h2::client::handshake(tcp).await.unwrap();
     tokio::spawn(async move {
         let _ = connection.await;
