@@ -45,12 +45,16 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use clap::Args;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use table::GameTable;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
 
 /// `climbot playground`.
 #[derive(Args, Debug)]
@@ -83,9 +87,14 @@ pub struct Config {
     pub remote: Option<Arc<Remote>>,
     /// Connections open at once; more wait until one closes.
     pub max_connections: usize,
-    /// The longest a request may take, reading its body included (408 after); longer
-    /// than `decision_wait`, whose own answer is the clearer one.
+    /// The longest a request may take once its headers are in, reading its body
+    /// included (408 after); longer than `decision_wait`, whose own answer is the
+    /// clearer one.
     pub request_timeout: Duration,
+    /// A request's headers must be whole within this of the connection opening or of
+    /// the previous answer, or the connection is closed: this bounds a client that
+    /// trickles its headers, and a kept-alive connection waiting for its next request.
+    pub header_read_timeout: Duration,
     /// A connection with no byte read or written for this long is closed.
     pub connection_idle: Duration,
 }
@@ -99,6 +108,7 @@ impl Default for Config {
             remote: None,
             max_connections: 256,
             request_timeout: Duration::from_secs(90),
+            header_read_timeout: Duration::from_secs(30),
             connection_idle: Duration::from_secs(120),
         }
     }
@@ -198,15 +208,20 @@ async fn shutdown_signal() {
     let _ = tokio::signal::ctrl_c().await;
 }
 
-/// Serves the page and the API on `listener` until `shutdown` resolves.
+/// Serves the page and the API on `listener` until `shutdown` resolves, then lets the
+/// requests under way finish.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let listener =
+    let mut listener =
         bounds::BoundedListener::new(listener, config.max_connections, config.connection_idle);
     let request_timeout = config.request_timeout;
+    // HTTP/1.1 only; the header deadline needs hyper's own timer.
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(config.header_read_timeout);
     let shared: Shared = Arc::new(Mutex::new(Tables {
         config,
         next_id: 1,
@@ -216,11 +231,32 @@ pub async fn serve(
     let app = router(shared).layer(axum::middleware::from_fn(move |request, next| {
         bounds::request_timeout(request_timeout, request, next)
     }));
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let closing = CancellationToken::new();
+    let mut connections = JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let io = tokio::select! {
+            () = &mut shutdown => break,
+            (io, _) = axum::serve::Listener::accept(&mut listener) => io,
+        };
+        let connection =
+            http.serve_connection(TokioIo::new(io), TowerToHyperService::new(app.clone()));
+        let closing = closing.clone();
+        connections.spawn(async move {
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => return,
+                () = closing.cancelled() => connection.as_mut().graceful_shutdown(),
+            }
+            let _ = connection.await;
+        });
+        while connections.try_join_next().is_some() {}
+    }
+    drop(listener);
+    closing.cancel();
+    while connections.join_next().await.is_some() {}
     sweeper.abort();
-    served
+    Ok(())
 }
 
 /// Drops idle tables every minute, also when no request comes.
