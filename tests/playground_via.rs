@@ -74,7 +74,7 @@ fn bots_through_a_server_play_and_explain_as_in_process() {
     assert!(
         remote_moves
             .iter()
-            .any(|m| m["player"] == "hard" && m["explanation"].as_array().unwrap().len() > 1)
+            .any(|m| m["level"] == "hard" && m["explanation"].as_array().unwrap().len() > 1)
     );
 
     let scrape = common::http_get(metrics, "/metrics");

@@ -7,14 +7,22 @@
 //! The API:
 //!
 //! - `POST /api/tables` `{"game", "players", "levels", "human_seat"?, "seed"?,
-//!   "rules"?, "rounds"?}`: a new table (201 with its state). `levels` names one level
-//!   per bot seat in seat order; the seed defaults to 1, `rules` (Daifugo only) to
-//!   `house`, `rounds` to the arena's match length.
+//!   "rules"?, "rounds"?}`: a new table (201 with its state). `human_seat` is the
+//!   human's place in the lineup and `levels` names one level per other place, in
+//!   order; the seed defaults to 1, `rules` (Daifugo only) to `house`, `rounds` to
+//!   the arena's match length.
 //! - `GET /api/tables/{id}`: the table's state.
 //! - `POST /api/tables/{id}/actions` `{"decision": <climbot.v1.Decision JSON>}`: the
 //!   human seat's action, one of the state's `legal`.
 //! - `POST /api/tables/{id}/step`: one bot decision.
 //! - `GET /api/tables/{id}/moves/{n}`: move `n` with the bot's scored candidates.
+//!
+//! A table's state names players by their place in the lineup (`lineup`: `human` or the
+//! bot's level for each; `human_seat`, `to_act`, the totals, each move's `player`) and
+//! seats as the views number them (each view's `seat`, each move's `seat`). `seating`
+//! maps the two for the deal of the state's `view`: the player at each table seat. It
+//! is the identity in Lexio and Daifugo; in The Great Dalmuti the seats are drawn for
+//! the first hand and follow the finishing order after it.
 //!
 //! Errors are `{"error": "...", "field": "..."}` with 400 (a field breaks a rule),
 //! 404, 409 (not that seat's turn), 413 (a body over 64 KiB) or 503 (every table in
