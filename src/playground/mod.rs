@@ -44,6 +44,7 @@ use crate::daifugo::rules::RuleSet;
 use crate::dalmuti::Dalmuti;
 use crate::game::Game;
 use crate::lexio::Lexio;
+use crate::search::expert::Searchable;
 use crate::tools::ToolError;
 use axum::Router;
 use axum::body::Bytes;
@@ -105,6 +106,9 @@ pub struct Config {
     pub header_read_timeout: Duration,
     /// A connection with no byte read or written for this long is closed.
     pub connection_idle: Duration,
+    /// Playouts per EXPERT decision; `None`: each game's own number, the arena's
+    /// `expert`.
+    pub expert_iterations: Option<u64>,
 }
 
 impl Default for Config {
@@ -118,6 +122,7 @@ impl Default for Config {
             request_timeout: Duration::from_secs(90),
             header_read_timeout: Duration::from_secs(30),
             connection_idle: Duration::from_secs(120),
+            expert_iterations: None,
         }
     }
 }
@@ -343,7 +348,7 @@ async fn create_table(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request = parse_object(body)?;
-    let (remote, wait) = {
+    let config = {
         let mut tables = lock(&shared);
         tables.expire(Instant::now());
         if tables.tables.len() >= tables.config.max_tables {
@@ -352,9 +357,9 @@ async fn create_table(
                 tables.config.max_tables
             )));
         }
-        (tables.config.remote.clone(), tables.config.decision_wait)
+        tables.config.clone()
     };
-    let table = blocking(move || new_table(&request, remote, wait)).await?;
+    let table = blocking(move || new_table(&request, &config)).await?;
     let mut tables = lock(&shared);
     if tables.tables.len() >= tables.config.max_tables {
         return Err(ApiError::unavailable("all tables are in use"));
@@ -600,60 +605,62 @@ fn seat_players(request: &NewTable) -> Vec<Player> {
         .collect()
 }
 
-fn new_table(
-    request: &Map<String, Value>,
-    remote: Option<Arc<Remote>>,
-    wait: Duration,
-) -> Result<Arc<dyn Table>, ApiError> {
+fn new_table(request: &Map<String, Value>, config: &Config) -> Result<Arc<dyn Table>, ApiError> {
     let request = check_request(request)?;
     let seats = seat_players(&request);
     let seed = request.seed.unwrap_or(1);
-    fn start<G: ArenaGame>(
-        spec: TableSpec<G::Rules>,
-        remote: Option<Arc<Remote>>,
-        wait: Duration,
+    fn start<G: ArenaGame + Searchable>(
+        rules: G::Rules,
+        rules_name: Option<&'static str>,
+        seats: Vec<Player>,
+        units: u32,
+        seed: u64,
+        config: &Config,
     ) -> Result<Arc<dyn Table>, ApiError> {
-        Ok(Arc::new(GameTable::<G>::start(spec, remote, wait)?))
+        let spec = TableSpec {
+            rules,
+            rules_name,
+            seats,
+            units,
+            seed,
+            expert_iterations: config.expert_iterations.unwrap_or(G::DEFAULT_ITERATIONS),
+        };
+        Ok(Arc::new(GameTable::<G>::start(
+            spec,
+            config.remote.clone(),
+            config.decision_wait,
+        )?))
     }
     match request.game {
         "lexio" => start::<Lexio>(
-            TableSpec {
-                rules: (),
-                rules_name: None,
-                seats,
-                units: request
-                    .rounds
-                    .unwrap_or(crate::lexio::referee::ROUNDS_PER_MATCH),
-                seed,
-            },
-            remote,
-            wait,
+            (),
+            None,
+            seats,
+            request
+                .rounds
+                .unwrap_or(crate::lexio::referee::ROUNDS_PER_MATCH),
+            seed,
+            config,
         ),
         "dalmuti" => start::<Dalmuti>(
-            TableSpec {
-                rules: (),
-                rules_name: None,
-                seats,
-                units: request
-                    .rounds
-                    .unwrap_or(crate::dalmuti::referee::MATCH_HANDS),
-                seed,
-            },
-            remote,
-            wait,
+            (),
+            None,
+            seats,
+            request
+                .rounds
+                .unwrap_or(crate::dalmuti::referee::MATCH_HANDS),
+            seed,
+            config,
         ),
         _ => {
             let name = request.rules.unwrap_or("house");
             start::<Daifugo>(
-                TableSpec {
-                    rules: RuleSet::by_name(name).unwrap_or_else(RuleSet::house),
-                    rules_name: Some(name),
-                    seats,
-                    units: request.rounds.unwrap_or(8),
-                    seed,
-                },
-                remote,
-                wait,
+                RuleSet::by_name(name).unwrap_or_else(RuleSet::house),
+                Some(name),
+                seats,
+                request.rounds.unwrap_or(8),
+                seed,
+                config,
             )
         }
     }
@@ -741,7 +748,7 @@ mod tests {
             tables: BTreeMap::new(),
         };
         let request = json!({"game": "lexio", "players": 3, "levels": ["easy", "easy", "easy"]});
-        let table = new_table(request.as_object().unwrap(), None, Duration::from_secs(60)).unwrap();
+        let table = new_table(request.as_object().unwrap(), &Config::default()).unwrap();
         let start = Instant::now();
         tables.tables.insert(
             7,

@@ -61,6 +61,9 @@ pub struct TableSpec<R> {
     pub units: u32,
     /// The seed of every deal and decision.
     pub seed: u64,
+    /// Playouts per EXPERT decision, in process and through a server alike, so that
+    /// the table replays from its seed wherever the bots decide.
+    pub expert_iterations: u64,
 }
 
 /// A table as the server sees it, whatever its game.
@@ -190,6 +193,7 @@ impl<G: ArenaGame> GameTable<G> {
             .map(|(player, &holder)| Gate {
                 player,
                 holder,
+                expert_iterations: spec.expert_iterations,
                 sync: Arc::clone(&sync),
                 remote: remote.clone(),
             })
@@ -455,6 +459,8 @@ struct Gate<G: Game> {
     player: usize,
     /// Who holds the player's place.
     holder: Player,
+    /// Playouts per EXPERT decision.
+    expert_iterations: u64,
     sync: Arc<Board<G>>,
     remote: Option<Arc<Remote>>,
 }
@@ -468,6 +474,9 @@ impl<G: ArenaGame> Gate<G> {
         view: &G::View,
         ctx: &mut DecisionContext<'_>,
     ) -> (G::Decision, Vec<pb::ExplainedCandidate>, Option<String>) {
+        // A search does a set number of playouts rather than running until a budget
+        // ends: its answer then depends only on the view and the seed.
+        let max_iterations = (difficulty == Difficulty::Expert).then_some(self.expert_iterations);
         let answer = match &self.remote {
             Some(remote) => remote
                 .select(pb::SelectPlayRequest {
@@ -477,14 +486,21 @@ impl<G: ArenaGame> Gate<G> {
                     }),
                     difficulty: difficulty_to_wire(difficulty) as i32,
                     seed: Some(ctx.seed()),
+                    // The server's own budget bounds the time: a search it cuts short
+                    // answers its best so far, which may differ from in process.
                     budget_ms: None,
-                    max_iterations: None,
+                    max_iterations: max_iterations.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
                 })
                 .map(|r| (r.decision, r.explanation)),
-            None => Validated::<G>(view.clone())
-                .decide(difficulty, true, ctx)
-                .map(|a| (Some(a.decision), a.explanation))
-                .ok_or_else(|| format!("{} has no {} bot", G::NAME, difficulty.name())),
+            None => {
+                // The referee's context is fresh: one from the same seed draws the same.
+                let mut limited =
+                    DecisionContext::unbounded(ctx.seed()).with_max_iterations(max_iterations);
+                Validated::<G>(view.clone())
+                    .decide(difficulty, true, &mut limited)
+                    .map(|a| (Some(a.decision), a.explanation))
+                    .ok_or_else(|| format!("{} has no {} bot", G::NAME, difficulty.name()))
+            }
         };
         let chosen = answer.and_then(|(decision, explanation)| {
             let game = decision.and_then(|d| d.game).ok_or("no decision")?;
@@ -601,6 +617,7 @@ mod tests {
             seats,
             units: 1,
             seed,
+            expert_iterations: 200,
         };
         GameTable::<Lexio>::start(spec, None, WAIT).unwrap()
     }
