@@ -44,11 +44,11 @@ function dalmutiPlay(p) {
 }
 
 // Per game: the seat's hand, a decision's cards (null for a decision without cards),
-// a decision's label, the play to beat, the seats and the deal number; `seatsMove` for
-// a game whose players change seats between deals.
+// a decision's label, the play to beat, the seats and the deal number; what a card is
+// called, and `seatsMove` for a game whose players change seats between deals.
 const GAMES = {
   lexio: {
-    name: "Lexio", players: [3, 4, 5],
+    name: "Lexio", players: [3, 4, 5], card: "tile",
     view: (v) => v.lexio,
     hand: (v) => (v.hand || []).map(lexioTile),
     cards: (d) => (d.lexio.play ? d.lexio.play.tiles.map(lexioTile) : null),
@@ -64,7 +64,7 @@ const GAMES = {
     phase: () => "",
   },
   daifugo: {
-    name: "Daifugo", players: [3, 4, 5, 6, 7],
+    name: "Daifugo", players: [3, 4, 5, 6, 7], card: "card",
     view: (v) => v.daifugo,
     hand: (v) => (v.hand || []).map(daifugoCard),
     cards: (d) => {
@@ -98,7 +98,7 @@ const GAMES = {
     },
   },
   dalmuti: {
-    name: "The Great Dalmuti", players: [4, 5, 6, 7, 8], seatsMove: true,
+    name: "The Great Dalmuti", players: [4, 5, 6, 7, 8], card: "card", seatsMove: true,
     view: (v) => v.dalmuti,
     hand: (v) => dalmutiCards(v.hand && v.hand.counts),
     cards: (d) => {
@@ -352,6 +352,7 @@ function render() {
     const played = game.cards(m.decision);
     if (played && seats[m.seat] && m.decision[state.game].play) {
       seats[m.seat].count -= played.length;
+      if (seats[m.seat].count === 0) seats[m.seat].finished = true;
       play = { owner: m.seat, cards: played };
     }
   }
@@ -368,7 +369,7 @@ function render() {
       : (you ? "" : state.lineup[player]);
     const bits = [`<b>${name}</b>`];
     if (where) bits.push(`<span class="who">${where}</span>`);
-    bits.push(`<span class="count">${s.count ?? "?"} ${s.count === 1 ? "card" : "cards"}</span>`);
+    bits.push(`<span class="count">${s.count ?? "?"} ${game.card}${s.count === 1 ? "" : "s"}</span>`);
     if (s.title) bits.push(`<span class="title">${s.title}</span>`);
     if (s.score !== undefined) bits.push(`<span class="score">${s.score} pts</span>`);
     if (s.finished) bits.push(`<span class="flag">out</span>`);
@@ -528,13 +529,14 @@ function renderStandings(game, seats) {
   const box = $("standings");
   const rows = [];
   if (state.totals) {
+    // One row per player, one column per metric: long lineups stay narrow.
     const t = state.totals;
-    rows.push(`<tr><th></th>${state.lineup.map((_, p) => `<th>${who(p, false)}</th>`).join("")}</tr>`);
-    t.metrics.forEach((name, k) => {
-      rows.push(`<tr><td>${name.replace(/_/g, " ")}</td>${t.seats.map((s) =>
+    rows.push(`<tr><th></th>${t.metrics.map((name) => `<th>${name.replace(/_/g, " ")}</th>`).join("")}</tr>`);
+    t.seats.forEach((s, p) => {
+      rows.push(`<tr${p === state.human_seat ? ` class="you"` : ""}><td class="name">${who(p, false)}</td>${t.metrics.map((_, k) =>
         `<td>${(s.sums[k] / Math.max(1, s.units)).toFixed(2)}</td>`).join("")}</tr>`);
     });
-    box.innerHTML = `<p>Final, per ${state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand"} (${t.higher_is_better ? "higher" : "lower"} is better for the first line):</p><table>${rows.join("")}</table>`;
+    box.innerHTML = `<p>Final, per ${state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand"} (${t.higher_is_better ? "higher" : "lower"} is better for the first column):</p><table>${rows.join("")}</table>`;
   } else if (seats.some((s) => s.score !== undefined || s.title)) {
     box.innerHTML = `<table>${seats.map((s, i) =>
       `<tr><td>${who(playerAt(i), false)}</td><td>${s.score !== undefined ? `${s.score} pts` : ""}</td><td>${s.title || ""}</td></tr>`).join("")}</table>`;
