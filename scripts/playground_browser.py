@@ -2,11 +2,13 @@
 """The playground page in a real browser: headless Chromium driven by Selenium.
 
 Starts `climbot playground` on a free port, then by clicking only: plays a whole Lexio
-round, a whole Daifugo game and a whole Dalmuti hand from the human seat, checks that the
-human's hand shows (every card disabled) while bots play, from each deal on, checks on every turn that cards
-outside every legal action cannot be picked and that nothing but a legal action can be
-submitted, opens a bot's explanation, steps and plays a bot-only table, and saves
-screenshots at 1280x800 and at a phone's 390x844.
+round, a whole Daifugo game and two whole Dalmuti hands from the human seat, checks that
+the human's hand shows (every card disabled) while bots play, from each deal on, checks
+on every turn that cards outside every legal action cannot be picked, that nothing but a
+legal action can be submitted and that "You" and the seat to act are drawn at the view's
+own seats (Dalmuti's players change seats after the first hand), opens a bot's
+explanation, steps and plays a bot-only table, and saves screenshots at 1280x800 and at
+a phone's 390x844.
 
 Usage: playground_browser.py --bin target/debug/climbot --out DIR
 """
@@ -188,9 +190,35 @@ def take_turn(driver, turn):
     raise AssertionError("no legal action could be picked by clicking")
 
 
-def play_human_table(driver, out, name):
+SEATS_DRAWN = """
+const game = state.game;
+const own = state.your_hand && state.your_hand[game];
+const seats = (selector) => Array.from(document.querySelectorAll(`#seats .seat${selector}`));
+return {
+  own: own ? own.seat : null,
+  deal: own ? (own.round || own.game || own.hand_number) : null,
+  view: state.view && state.view[game] ? state.view[game].seat : null,
+  human: seats(".human").map((e) => [Number(e.dataset.seat), Number(e.dataset.player)]),
+  acting: seats(".to-act").map((e) => Number(e.dataset.seat)),
+  human_player: state.human_seat,
+};
+"""
+
+
+def check_seats(driver, name):
+    """At the human's turn "You" is drawn at the human's own seat, which is also the seat
+    to act: the page's seats follow the view's numbering. Returns (deal, seat)."""
+    drawn = driver.execute_script(SEATS_DRAWN)
+    own = drawn["own"]
+    assert drawn["human"] == [[own, drawn["human_player"]]], f"{name}: You at the wrong seat: {drawn}"
+    assert drawn["acting"] == [own] and drawn["view"] == own, f"{name}: {drawn}"
+    return drawn["deal"], own
+
+
+def play_human_table(driver, out, name, deals=1):
     turns = refused = 0
     phone_taken = False
+    seats_by_deal = {}
     while True:
         state = wait_for(driver, {"your_turn", "over", "failed"})
         if state == "failed":
@@ -198,6 +226,8 @@ def play_human_table(driver, out, name):
         if state == "over":
             break
         before = log_length(driver)
+        deal, seat = retry(lambda: check_seats(driver, name))
+        seats_by_deal.setdefault(deal, seat)
         refused += retry(lambda: check_refusals(driver))
         if turns == 2:
             shot(driver, out, f"{name}-1280x800")
@@ -212,8 +242,10 @@ def play_human_table(driver, out, name):
     standings = driver.find_element(By.ID, "standings").text
     assert "per" in standings, f"no final standings: {standings!r}"
     shot(driver, out, f"{name}-over-1280x800")
-    print(f"  {name}: {turns} human turns, {refused} refused cards seen, {log_length(driver)} moves")
+    print(f"  {name}: {turns} human turns, {refused} refused cards seen, {log_length(driver)} moves,"
+          f" the human's seat by deal {seats_by_deal}")
     assert turns > 0
+    assert sorted(seats_by_deal) == list(range(1, deals + 1)), f"{name}: deals {seats_by_deal}"
     return refused
 
 
@@ -329,9 +361,9 @@ def main():
         new_table(driver, url, "daifugo", 4, 1, 23, rules="house")
         refused += play_human_table(driver, args.out, "daifugo")
         assert refused > 0, "no turn offered a card that could not be played"
-        # The Greater Dalmuti's seat, who leads the hand.
-        new_table(driver, url, "dalmuti", 5, 0, 29)
-        play_human_table(driver, args.out, "dalmuti")
+        # Two hands: the finishing order of the first seats the second.
+        new_table(driver, url, "dalmuti", 5, 0, 29, rounds=2)
+        play_human_table(driver, args.out, "dalmuti", deals=2)
         watch_table(driver, url, args.out)
         print(f"playground browser test: ok in {time.monotonic() - started:.0f} s")
     finally:

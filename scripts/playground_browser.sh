@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The playground page in headless Chromium (Debian's chromium and chromium-driver,
-# Selenium from PyPI): plays a Lexio round and a Daifugo game by clicking and saves
-# screenshots (1280x800 and a phone's 390x844) to $PLAYGROUND_SCREENSHOTS
-# (default target/playground-screenshots). Installs what it needs when missing.
+# Selenium from PyPI): plays a Lexio round, a Daifugo game and two Dalmuti hands by
+# clicking, checks what the page draws, and saves screenshots (1280x800 and a phone's
+# 390x844) to $PLAYGROUND_SCREENSHOTS (default target/playground-screenshots). Installs
+# what it needs when missing.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 missing=""

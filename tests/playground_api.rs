@@ -1,7 +1,8 @@
 //! The playground's JSON API against a real server on 127.0.0.1:0: a whole Lexio round,
-//! a whole Daifugo game and a whole Dalmuti hand with a human seat that always takes the first legal
-//! action, illegal actions refused without any change, and bad requests answered with
-//! the field at fault.
+//! a whole Daifugo game and a whole Dalmuti hand with a human seat that always takes the
+//! first legal action, illegal actions refused without any change, Dalmuti's seats
+//! reported as they move from hand to hand, and bad requests answered with the field at
+//! fault.
 
 mod common;
 
@@ -74,7 +75,12 @@ fn a_whole_lexio_round_through_the_api() {
             "levels": ["easy", "normal", "hard"], "seed": 21, "rounds": 1})),
     );
     assert_eq!(status, 201, "{state}");
-    assert_eq!(state["seats"], json!(["easy", "human", "normal", "hard"]));
+    assert_eq!(state["lineup"], json!(["easy", "human", "normal", "hard"]));
+    assert_eq!(
+        state["seating"],
+        json!([0, 1, 2, 3]),
+        "Lexio's seats stay put"
+    );
     assert_eq!(state["seed"], 21);
     let id = state["id"].as_str().unwrap().to_string();
     // A tile nobody holds (Lexio numbers stop at 15).
@@ -91,7 +97,7 @@ fn a_whole_lexio_round_through_the_api() {
 
     // A bot's move above easy explains itself; a human's has no explanation.
     let moves = end["moves"].as_array().unwrap();
-    let hard = moves.iter().find(|m| m["player"] == "hard").unwrap();
+    let hard = moves.iter().find(|m| m["level"] == "hard").unwrap();
     let (status, explained) = call(
         addr,
         "GET",
@@ -175,6 +181,99 @@ fn a_whole_dalmuti_hand_through_the_api() {
         .map(|s| end["totals"]["seats"][s]["sums"][0].as_f64().unwrap())
         .sum();
     assert_eq!(places, 15.0, "places 1 to 5: {end}");
+}
+
+/// The table seat a state's view belongs to.
+fn view_seat(game: &str, view: &Value) -> usize {
+    view[game]["seat"].as_u64().unwrap() as usize
+}
+
+#[test]
+fn dalmuti_seats_move_and_the_state_says_who_sits_where() {
+    let addr = start();
+    let human = 1;
+    let (status, state) = call(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(
+            &json!({"game": "dalmuti", "players": 4, "human_seat": human,
+            "levels": ["easy", "normal", "easy"], "seed": 3, "rounds": 3}),
+        ),
+    );
+    assert_eq!(status, 201, "{state}");
+    let path = format!("/api/tables/{}", state["id"].as_str().unwrap());
+    // The seating of each hand, and every move's (table seat, player) as seen before it.
+    let mut seatings: Vec<(u64, Vec<usize>)> = Vec::new();
+    let mut expected_moves: Vec<(usize, usize)> = Vec::new();
+    for _ in 0..5000 {
+        let (_, state) = call(addr, "GET", &path, None);
+        let status = state["status"].as_str().unwrap();
+        if status == "over" {
+            break;
+        }
+        assert!(status == "your_turn" || status == "bot_turn", "{state}");
+        let seating: Vec<usize> = serde_json::from_value(state["seating"].clone()).unwrap();
+        let mut players = seating.clone();
+        players.sort_unstable();
+        assert_eq!(players, vec![0, 1, 2, 3], "one seat each: {state}");
+        let seat = view_seat("dalmuti", &state["view"]);
+        let to_act = state["to_act"].as_u64().unwrap() as usize;
+        assert_eq!(
+            seating[seat], to_act,
+            "the view's seat is the actor's: {state}"
+        );
+        // The human's own part sits where the seating puts the human.
+        let own_seat = view_seat("dalmuti", &state["your_hand"]);
+        assert_eq!(seating[own_seat], human, "{state}");
+        let hand = state["view"]["dalmuti"]["hand_number"].as_u64().unwrap();
+        assert_eq!(
+            state["your_hand"]["dalmuti"]["hand_number"], hand,
+            "{state}"
+        );
+        if seatings.last().is_none_or(|(h, _)| *h != hand) {
+            seatings.push((hand, seating.clone()));
+        }
+        expected_moves.push((seat, to_act));
+        let (status, after) = if status == "your_turn" {
+            assert_eq!(view_seat("dalmuti", &state["your_view"]), seat, "{state}");
+            let first = state["legal"][0].clone();
+            call(
+                addr,
+                "POST",
+                &format!("{path}/actions"),
+                Some(&json!({ "decision": first })),
+            )
+        } else {
+            call(addr, "POST", &format!("{path}/step"), None)
+        };
+        assert_eq!(status, 200, "{after}");
+    }
+    let (_, end) = call(addr, "GET", &path, None);
+    assert_eq!(end["status"], "over", "{end}");
+    assert_eq!(end["lineup"], json!(["easy", "human", "normal", "easy"]));
+    let moves = end["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), expected_moves.len());
+    for (m, (seat, player)) in moves.iter().zip(&expected_moves) {
+        assert_eq!(m["seat"], *seat, "{m}");
+        assert_eq!(m["player"], *player, "{m}");
+        assert_eq!(m["level"], end["lineup"][player], "{m}");
+    }
+    let hands: Vec<u64> = seatings.iter().map(|(h, _)| *h).collect();
+    assert_eq!(hands, vec![1, 2, 3], "{seatings:?}");
+    assert!(
+        seatings.windows(2).any(|w| w[0].1 != w[1].1),
+        "the finishing order moved the seats: {seatings:?}"
+    );
+    // The totals are the players', in lineup order: the human's place is theirs.
+    let places: f64 = (0..4)
+        .map(|p| end["totals"]["seats"][p]["sums"][0].as_f64().unwrap())
+        .sum();
+    assert_eq!(
+        places,
+        3.0 * 10.0,
+        "places 1 to 4 in each of 3 hands: {end}"
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The playground's connection bounds against a real server on 127.0.0.1:0: a capped
 //! number of connections (the next is answered once one closes), idle connections
-//! closed, and a request whose body trickles in answered 408.
+//! closed, a request whose body trickles in answered 408, and a connection whose
+//! headers trickle in closed.
 
 mod common;
 
@@ -8,7 +9,7 @@ use climbot::playground::Config;
 use common::playground::start_playground as start;
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Reads until the server closes or `wait` passes; what came, and whether it closed.
 fn read_within(stream: &mut TcpStream, wait: Duration) -> (String, bool) {
@@ -85,4 +86,58 @@ fn a_trickling_body_is_answered_408() {
     let (answer, _) = read_within(&mut slow, Duration::from_secs(30));
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
     assert!(answer.contains("took longer"), "{answer:?}");
+}
+
+#[test]
+fn headers_that_trickle_in_close_the_connection() {
+    let header_read_timeout = Duration::from_millis(600);
+    let addr = start(Config {
+        header_read_timeout,
+        request_timeout: Duration::from_secs(60),
+        connection_idle: Duration::from_secs(60),
+        ..Config::default()
+    });
+    // One byte every 50 ms: never idle, never a whole request line and headers.
+    let trickle = format!(
+        "GET /api/tables/999 HTTP/1.1\r\nX-Slow: {}",
+        "a".repeat(400)
+    );
+    let mut slow = TcpStream::connect(addr).unwrap();
+    slow.set_read_timeout(Some(Duration::from_millis(50)))
+        .unwrap();
+    let opened = Instant::now();
+    let mut closed_after = None;
+    for byte in trickle.bytes() {
+        if slow.write_all(&[byte]).is_err() {
+            closed_after = Some(opened.elapsed());
+            break;
+        }
+        let mut buf = [0u8; 256];
+        match slow.read(&mut buf) {
+            Ok(0) => {
+                closed_after = Some(opened.elapsed());
+                break;
+            }
+            Ok(n) => panic!("answered: {:?}", String::from_utf8_lossy(&buf[..n])),
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(_) => {
+                closed_after = Some(opened.elapsed());
+                break;
+            }
+        }
+    }
+    let closed_after = closed_after.expect("the trickling connection was never closed");
+    assert!(
+        closed_after >= header_read_timeout,
+        "closed early: {closed_after:?}"
+    );
+    assert!(
+        closed_after < Duration::from_secs(10),
+        "closed late: {closed_after:?}"
+    );
+    // Whole headers in time are served as usual.
+    let mut fresh = TcpStream::connect(addr).unwrap();
+    fresh.write_all(GET_UNKNOWN_TABLE.as_bytes()).unwrap();
+    let (answer, _) = read_within(&mut fresh, Duration::from_secs(30));
+    assert!(answer.starts_with("HTTP/1.1 404"), "{answer:?}");
 }

@@ -1,6 +1,6 @@
 //! `climbot playground --via`: every bot decides through a real climbot server, with the
-//! seed the in-process table would use, so a bot-only table plays the same moves and
-//! explains them the same way either way.
+//! seed the in-process table would use (and, for EXPERT, the same number of playouts),
+//! so a bot-only table plays the same moves and explains them the same way either way.
 
 mod common;
 
@@ -26,17 +26,9 @@ fn start_service() -> (SocketAddr, SocketAddr) {
     rx.recv().unwrap()
 }
 
-/// Steps a bot-only table to its end; every move with its explanation.
-fn watch_to_the_end(addr: SocketAddr) -> Vec<Value> {
-    let (status, state) = call(
-        addr,
-        "POST",
-        "/api/tables",
-        Some(
-            &json!({"game": "lexio", "players": 4, "levels": ["easy", "normal", "hard", "hard"],
-            "seed": 31, "rounds": 1}),
-        ),
-    );
+/// Steps the bot-only table `spec` to its end; every move with its explanation.
+fn watch_to_the_end(addr: SocketAddr, spec: &Value) -> Vec<Value> {
+    let (status, state) = call(addr, "POST", "/api/tables", Some(spec));
     assert_eq!(status, 201, "{state}");
     let id = state["id"].as_str().unwrap().to_string();
     for _ in 0..1000 {
@@ -64,8 +56,10 @@ fn bots_through_a_server_play_and_explain_as_in_process() {
     });
     let local = start_playground(Config::default());
 
-    let remote_moves = watch_to_the_end(via);
-    let local_moves = watch_to_the_end(local);
+    let table = json!({"game": "lexio", "players": 4,
+        "levels": ["easy", "normal", "hard", "hard"], "seed": 31, "rounds": 1});
+    let remote_moves = watch_to_the_end(via, &table);
+    let local_moves = watch_to_the_end(local, &table);
     assert!(
         remote_moves.iter().all(|m| m["error"].is_null()),
         "{remote_moves:?}"
@@ -74,7 +68,7 @@ fn bots_through_a_server_play_and_explain_as_in_process() {
     assert!(
         remote_moves
             .iter()
-            .any(|m| m["player"] == "hard" && m["explanation"].as_array().unwrap().len() > 1)
+            .any(|m| m["level"] == "hard" && m["explanation"].as_array().unwrap().len() > 1)
     );
 
     let scrape = common::http_get(metrics, "/metrics");
@@ -89,4 +83,56 @@ fn bots_through_a_server_play_and_explain_as_in_process() {
         remote_moves.len(),
         "one SelectPlay per bot move"
     );
+}
+
+/// The playouts an EXPERT candidate was given (its `playouts` score term).
+fn playouts(candidate: &Value) -> u64 {
+    candidate["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "playouts")
+        .and_then(|t| t["value"].as_f64())
+        .unwrap_or(0.0) as u64
+}
+
+#[test]
+fn an_expert_seat_through_a_server_searches_as_in_process() {
+    let (grpc, _) = start_service();
+    let remote = Remote::connect(&format!("http://{grpc}")).unwrap();
+    // Few playouts: the search ends on its count long before the server's budget, which
+    // would otherwise cut it short at a point that depends on the machine.
+    let config = Config {
+        expert_iterations: Some(300),
+        ..Config::default()
+    };
+    let via = start_playground(Config {
+        remote: Some(Arc::new(remote)),
+        ..config.clone()
+    });
+    let local = start_playground(config);
+
+    let table = json!({"game": "dalmuti", "players": 4,
+        "levels": ["expert", "easy", "hard", "easy"], "seed": 12, "rounds": 1});
+    let remote_moves = watch_to_the_end(via, &table);
+    let local_moves = watch_to_the_end(local, &table);
+    assert!(
+        remote_moves.iter().all(|m| m["error"].is_null()),
+        "{remote_moves:?}"
+    );
+    assert_eq!(remote_moves, local_moves);
+    let searched: Vec<&Value> = remote_moves
+        .iter()
+        .filter(|m| m["level"] == "expert" && m["explanation"].as_array().unwrap().len() > 1)
+        .collect();
+    assert!(!searched.is_empty(), "{remote_moves:?}");
+    for m in searched {
+        let total: u64 = m["explanation"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(playouts)
+            .sum();
+        assert!(total > 0 && total <= 300, "{m}");
+    }
 }

@@ -59,9 +59,9 @@ pub trait ArenaGame: WireGame {
     ) -> Result<Vec<SeatTotals>, String> {
         Self::play_match_following(rules, seats, units, seed, None)
     }
-    /// [`ArenaGame::play_match`], showing `follow` its player's own part after each
-    /// deal and after every decision, whoever decided. Following changes nothing in the
-    /// match.
+    /// [`ArenaGame::play_match`], showing `follow` after each deal and after every
+    /// decision, whoever decided, who sits where and the followed player's own part.
+    /// Following changes nothing in the match.
     fn play_match_following(
         rules: &Self::Rules,
         seats: &[&dyn Policy<Self>],
@@ -71,15 +71,27 @@ pub trait ArenaGame: WireGame {
     ) -> Result<Vec<SeatTotals>, String>;
 }
 
-/// A player followed through a match between its turns (the playground shows a person
-/// their hand while the bots play).
+/// A match followed between its turns (the playground draws every table seat with its
+/// player, and shows a person their hand while the bots play).
 pub struct Follow<'a> {
-    /// The player followed: an index into the match's seats.
-    pub player: usize,
-    /// Told the player's own part: a view on the wire holding only the player's seat,
-    /// its hand, the deal's number and every seat's public state (counts, titles);
-    /// nothing of another seat's hand.
-    pub shown: &'a mut dyn FnMut(pb::game_view::Game),
+    /// The player whose own part is shown, if any: an index into the match's seats.
+    pub player: Option<usize>,
+    /// Told what the follower may see, after each deal and after every decision.
+    pub shown: &'a mut dyn FnMut(Followed),
+}
+
+/// What a follower is shown at one point of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Followed {
+    /// The player (an index into the match's seats) at each table seat, as the views
+    /// number the seats. The identity in Lexio and Daifugo; in The Great Dalmuti the
+    /// seats are drawn for the first hand, follow the finishing order after it, and
+    /// reverse with a Greater Revolution.
+    pub seating: Vec<usize>,
+    /// The followed player's own part: a view on the wire holding only the player's
+    /// seat, its hand, the deal's number and every seat's public state (counts,
+    /// titles); nothing of another seat's hand.
+    pub own: Option<pb::game_view::Game>,
 }
 
 /// Matches of one game: `units` rounds, hands or games per match under `rules`.
@@ -233,9 +245,14 @@ impl ArenaGame for Lexio {
             None => crate::lexio::referee::play_match(seats, rounds, seed),
             Some(Follow { player, shown }) => {
                 crate::lexio::referee::play_match_observed(seats, rounds, seed, &mut |round| {
-                    shown(pb::game_view::Game::Lexio(
-                        crate::service::lexio::own_part_to_wire(round, player),
-                    ))
+                    shown(Followed {
+                        seating: (0..seats.len()).collect(),
+                        own: player.map(|player| {
+                            pb::game_view::Game::Lexio(crate::service::lexio::own_part_to_wire(
+                                round, player,
+                            ))
+                        }),
+                    })
                 })
             }
         }
@@ -289,9 +306,14 @@ impl ArenaGame for Dalmuti {
             None => crate::dalmuti::referee::play_match(seats, hands, seed),
             Some(Follow { player, shown }) => {
                 crate::dalmuti::referee::play_match_observed(seats, hands, seed, &mut |hand| {
-                    shown(pb::game_view::Game::Dalmuti(
-                        crate::service::dalmuti::own_part_to_wire(hand, player),
-                    ))
+                    shown(Followed {
+                        seating: (0..players).map(|seat| hand.player_at(seat)).collect(),
+                        own: player.map(|player| {
+                            pb::game_view::Game::Dalmuti(crate::service::dalmuti::own_part_to_wire(
+                                hand, player,
+                            ))
+                        }),
+                    })
                 })
             }
         }
@@ -353,9 +375,14 @@ impl ArenaGame for Daifugo {
                 seed,
                 *rules,
                 &mut |referee| {
-                    shown(pb::game_view::Game::Daifugo(
-                        crate::service::daifugo::own_part_to_wire(referee, player),
-                    ))
+                    shown(Followed {
+                        seating: (0..seats.len()).collect(),
+                        own: player.map(|player| {
+                            pb::game_view::Game::Daifugo(crate::service::daifugo::own_part_to_wire(
+                                referee, player,
+                            ))
+                        }),
+                    })
                 },
             ),
         }?;
@@ -376,5 +403,111 @@ impl ArenaGame for Daifugo {
                 }
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// What a followed match showed (the seating, and the seat of the followed
+    /// player's own part) and decided, in order.
+    #[derive(Debug)]
+    enum Event {
+        Shown {
+            seating: Vec<usize>,
+            own_seat: Option<usize>,
+        },
+        Decided {
+            player: usize,
+            seat: usize,
+        },
+    }
+
+    /// The easy bot, noting which player decided at which table seat.
+    struct Noting<'a> {
+        player: usize,
+        events: &'a Mutex<Vec<Event>>,
+    }
+
+    impl Policy<Dalmuti> for Noting<'_> {
+        fn name(&self) -> &'static str {
+            "noting"
+        }
+
+        fn decide(
+            &self,
+            view: &<Dalmuti as Game>::View,
+            ctx: &mut DecisionContext<'_>,
+        ) -> <Dalmuti as Game>::Decision {
+            self.events.lock().unwrap().push(Event::Decided {
+                player: self.player,
+                seat: Dalmuti::seat(view),
+            });
+            Dalmuti::policy(Difficulty::Easy).unwrap().decide(view, ctx)
+        }
+    }
+
+    #[test]
+    fn the_dalmuti_seating_shown_is_the_one_each_player_decides_at() {
+        let events = Mutex::new(Vec::new());
+        let noting: Vec<Noting> = (0..4)
+            .map(|player| Noting {
+                player,
+                events: &events,
+            })
+            .collect();
+        let seats: Vec<&dyn Policy<Dalmuti>> =
+            noting.iter().map(|n| n as &dyn Policy<Dalmuti>).collect();
+        let mut shown = |followed: Followed| {
+            let own_seat = match followed.own {
+                Some(pb::game_view::Game::Dalmuti(own)) => Some(own.seat as usize),
+                _ => None,
+            };
+            events.lock().unwrap().push(Event::Shown {
+                seating: followed.seating,
+                own_seat,
+            });
+        };
+        let follow = Follow {
+            player: Some(2),
+            shown: &mut shown,
+        };
+        Dalmuti::play_match_following(&(), &seats, 3, 5, Some(follow)).unwrap();
+
+        let events = events.into_inner().unwrap();
+        let mut seating: Option<&Vec<usize>> = None;
+        let mut seatings: Vec<&Vec<usize>> = Vec::new();
+        let mut decisions = 0;
+        for event in &events {
+            match event {
+                Event::Shown {
+                    seating: shown,
+                    own_seat,
+                } => {
+                    let mut sorted = shown.clone();
+                    sorted.sort_unstable();
+                    assert_eq!(sorted, vec![0, 1, 2, 3], "one seat each: {shown:?}");
+                    let own_seat = own_seat.expect("the followed player's own part");
+                    assert_eq!(shown[own_seat], 2, "{shown:?}");
+                    seating = Some(shown);
+                    if seatings.last() != Some(&shown) {
+                        seatings.push(shown);
+                    }
+                }
+                Event::Decided { player, seat } => {
+                    let seating = seating.expect("shown before the first decision");
+                    assert_eq!(seating[*seat], *player, "{seating:?}");
+                    decisions += 1;
+                }
+            }
+        }
+        assert!(decisions > 0);
+        assert!(
+            seatings.len() > 1,
+            "the seats moved between hands: {seatings:?}"
+        );
+        assert!(seatings.iter().any(|s| **s != [0, 1, 2, 3]), "{seatings:?}");
     }
 }

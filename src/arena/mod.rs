@@ -12,7 +12,7 @@ mod games;
 pub mod ladder;
 pub mod remote;
 
-pub use games::{ArenaGame, Follow, GameRunner, Runner};
+pub use games::{ArenaGame, Follow, Followed, GameRunner, Runner};
 
 use crate::bot::StableHasher;
 use crate::stats::{MeanCi, mean_ci95};

@@ -1,7 +1,8 @@
 //! The playground's connection bounds: at most so many connections at once (the next
 //! waits in the listen backlog until one closes), a connection closed after a while
-//! with no byte either way, and a request answered 408 if it takes too long (a body
-//! trickling in, a handler that hangs).
+//! with no byte either way, and a request answered 408 if it takes too long once its
+//! headers are in (a body trickling in, a handler that hangs). Headers that trickle in
+//! are hyper's to bound (`Config::header_read_timeout`): the connection is closed.
 
 use super::error::ApiError;
 use axum::extract::Request;

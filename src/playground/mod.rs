@@ -7,14 +7,22 @@
 //! The API:
 //!
 //! - `POST /api/tables` `{"game", "players", "levels", "human_seat"?, "seed"?,
-//!   "rules"?, "rounds"?}`: a new table (201 with its state). `levels` names one level
-//!   per bot seat in seat order; the seed defaults to 1, `rules` (Daifugo only) to
-//!   `house`, `rounds` to the arena's match length.
+//!   "rules"?, "rounds"?}`: a new table (201 with its state). `human_seat` is the
+//!   human's place in the lineup and `levels` names one level per other place, in
+//!   order; the seed defaults to 1, `rules` (Daifugo only) to `house`, `rounds` to
+//!   the arena's match length.
 //! - `GET /api/tables/{id}`: the table's state.
 //! - `POST /api/tables/{id}/actions` `{"decision": <climbot.v1.Decision JSON>}`: the
 //!   human seat's action, one of the state's `legal`.
 //! - `POST /api/tables/{id}/step`: one bot decision.
 //! - `GET /api/tables/{id}/moves/{n}`: move `n` with the bot's scored candidates.
+//!
+//! A table's state names players by their place in the lineup (`lineup`: `human` or the
+//! bot's level for each; `human_seat`, `to_act`, the totals, each move's `player`) and
+//! seats as the views number them (each view's `seat`, each move's `seat`). `seating`
+//! maps the two for the deal of the state's `view`: the player at each table seat. It
+//! is the identity in Lexio and Daifugo; in The Great Dalmuti the seats are drawn for
+//! the first hand and follow the finishing order after it.
 //!
 //! Errors are `{"error": "...", "field": "..."}` with 400 (a field breaks a rule),
 //! 404, 409 (not that seat's turn), 413 (a body over 64 KiB) or 503 (every table in
@@ -36,6 +44,7 @@ use crate::daifugo::rules::RuleSet;
 use crate::dalmuti::Dalmuti;
 use crate::game::Game;
 use crate::lexio::Lexio;
+use crate::search::expert::Searchable;
 use crate::tools::ToolError;
 use axum::Router;
 use axum::body::Bytes;
@@ -45,12 +54,16 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use clap::Args;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use table::GameTable;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
 
 /// `climbot playground`.
 #[derive(Args, Debug)]
@@ -83,11 +96,19 @@ pub struct Config {
     pub remote: Option<Arc<Remote>>,
     /// Connections open at once; more wait until one closes.
     pub max_connections: usize,
-    /// The longest a request may take, reading its body included (408 after); longer
-    /// than `decision_wait`, whose own answer is the clearer one.
+    /// The longest a request may take once its headers are in, reading its body
+    /// included (408 after); longer than `decision_wait`, whose own answer is the
+    /// clearer one.
     pub request_timeout: Duration,
+    /// A request's headers must be whole within this of the connection opening or of
+    /// the previous answer, or the connection is closed: this bounds a client that
+    /// trickles its headers, and a kept-alive connection waiting for its next request.
+    pub header_read_timeout: Duration,
     /// A connection with no byte read or written for this long is closed.
     pub connection_idle: Duration,
+    /// Playouts per EXPERT decision; `None`: each game's own number, the arena's
+    /// `expert`.
+    pub expert_iterations: Option<u64>,
 }
 
 impl Default for Config {
@@ -99,7 +120,9 @@ impl Default for Config {
             remote: None,
             max_connections: 256,
             request_timeout: Duration::from_secs(90),
+            header_read_timeout: Duration::from_secs(30),
             connection_idle: Duration::from_secs(120),
+            expert_iterations: None,
         }
     }
 }
@@ -198,15 +221,20 @@ async fn shutdown_signal() {
     let _ = tokio::signal::ctrl_c().await;
 }
 
-/// Serves the page and the API on `listener` until `shutdown` resolves.
+/// Serves the page and the API on `listener` until `shutdown` resolves, then lets the
+/// requests under way finish.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let listener =
+    let mut listener =
         bounds::BoundedListener::new(listener, config.max_connections, config.connection_idle);
     let request_timeout = config.request_timeout;
+    // HTTP/1.1 only; the header deadline needs hyper's own timer.
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(config.header_read_timeout);
     let shared: Shared = Arc::new(Mutex::new(Tables {
         config,
         next_id: 1,
@@ -216,11 +244,32 @@ pub async fn serve(
     let app = router(shared).layer(axum::middleware::from_fn(move |request, next| {
         bounds::request_timeout(request_timeout, request, next)
     }));
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let closing = CancellationToken::new();
+    let mut connections = JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let io = tokio::select! {
+            () = &mut shutdown => break,
+            (io, _) = axum::serve::Listener::accept(&mut listener) => io,
+        };
+        let connection =
+            http.serve_connection(TokioIo::new(io), TowerToHyperService::new(app.clone()));
+        let closing = closing.clone();
+        connections.spawn(async move {
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => return,
+                () = closing.cancelled() => connection.as_mut().graceful_shutdown(),
+            }
+            let _ = connection.await;
+        });
+        while connections.try_join_next().is_some() {}
+    }
+    drop(listener);
+    closing.cancel();
+    while connections.join_next().await.is_some() {}
     sweeper.abort();
-    served
+    Ok(())
 }
 
 /// Drops idle tables every minute, also when no request comes.
@@ -299,7 +348,7 @@ async fn create_table(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request = parse_object(body)?;
-    let (remote, wait) = {
+    let config = {
         let mut tables = lock(&shared);
         tables.expire(Instant::now());
         if tables.tables.len() >= tables.config.max_tables {
@@ -308,9 +357,9 @@ async fn create_table(
                 tables.config.max_tables
             )));
         }
-        (tables.config.remote.clone(), tables.config.decision_wait)
+        tables.config.clone()
     };
-    let table = blocking(move || new_table(&request, remote, wait)).await?;
+    let table = blocking(move || new_table(&request, &config)).await?;
     let mut tables = lock(&shared);
     if tables.tables.len() >= tables.config.max_tables {
         return Err(ApiError::unavailable("all tables are in use"));
@@ -556,60 +605,62 @@ fn seat_players(request: &NewTable) -> Vec<Player> {
         .collect()
 }
 
-fn new_table(
-    request: &Map<String, Value>,
-    remote: Option<Arc<Remote>>,
-    wait: Duration,
-) -> Result<Arc<dyn Table>, ApiError> {
+fn new_table(request: &Map<String, Value>, config: &Config) -> Result<Arc<dyn Table>, ApiError> {
     let request = check_request(request)?;
     let seats = seat_players(&request);
     let seed = request.seed.unwrap_or(1);
-    fn start<G: ArenaGame>(
-        spec: TableSpec<G::Rules>,
-        remote: Option<Arc<Remote>>,
-        wait: Duration,
+    fn start<G: ArenaGame + Searchable>(
+        rules: G::Rules,
+        rules_name: Option<&'static str>,
+        seats: Vec<Player>,
+        units: u32,
+        seed: u64,
+        config: &Config,
     ) -> Result<Arc<dyn Table>, ApiError> {
-        Ok(Arc::new(GameTable::<G>::start(spec, remote, wait)?))
+        let spec = TableSpec {
+            rules,
+            rules_name,
+            seats,
+            units,
+            seed,
+            expert_iterations: config.expert_iterations.unwrap_or(G::DEFAULT_ITERATIONS),
+        };
+        Ok(Arc::new(GameTable::<G>::start(
+            spec,
+            config.remote.clone(),
+            config.decision_wait,
+        )?))
     }
     match request.game {
         "lexio" => start::<Lexio>(
-            TableSpec {
-                rules: (),
-                rules_name: None,
-                seats,
-                units: request
-                    .rounds
-                    .unwrap_or(crate::lexio::referee::ROUNDS_PER_MATCH),
-                seed,
-            },
-            remote,
-            wait,
+            (),
+            None,
+            seats,
+            request
+                .rounds
+                .unwrap_or(crate::lexio::referee::ROUNDS_PER_MATCH),
+            seed,
+            config,
         ),
         "dalmuti" => start::<Dalmuti>(
-            TableSpec {
-                rules: (),
-                rules_name: None,
-                seats,
-                units: request
-                    .rounds
-                    .unwrap_or(crate::dalmuti::referee::MATCH_HANDS),
-                seed,
-            },
-            remote,
-            wait,
+            (),
+            None,
+            seats,
+            request
+                .rounds
+                .unwrap_or(crate::dalmuti::referee::MATCH_HANDS),
+            seed,
+            config,
         ),
         _ => {
             let name = request.rules.unwrap_or("house");
             start::<Daifugo>(
-                TableSpec {
-                    rules: RuleSet::by_name(name).unwrap_or_else(RuleSet::house),
-                    rules_name: Some(name),
-                    seats,
-                    units: request.rounds.unwrap_or(8),
-                    seed,
-                },
-                remote,
-                wait,
+                RuleSet::by_name(name).unwrap_or_else(RuleSet::house),
+                Some(name),
+                seats,
+                request.rounds.unwrap_or(8),
+                seed,
+                config,
             )
         }
     }
@@ -697,7 +748,7 @@ mod tests {
             tables: BTreeMap::new(),
         };
         let request = json!({"game": "lexio", "players": 3, "levels": ["easy", "easy", "easy"]});
-        let table = new_table(request.as_object().unwrap(), None, Duration::from_secs(60)).unwrap();
+        let table = new_table(request.as_object().unwrap(), &Config::default()).unwrap();
         let start = Instant::now();
         tables.tables.insert(
             7,

@@ -4,6 +4,13 @@
 //! human seat for the person's action, a bot seat for a step, which the bot then
 //! decides through the service's own code path ([`Validated`]) or a climbot server.
 //!
+//! Two numberings meet here. A *player* is an index into the table's lineup
+//! ([`TableSpec::seats`]): the human's place, the seat to act, the totals. A *table
+//! seat* is where a player sits in the current deal, as the views number seats. They
+//! are the same in Lexio and Daifugo; in The Great Dalmuti the seats are drawn for the
+//! first hand and follow the finishing order after it (seat 0 is the Greater Dalmuti),
+//! so the table reports the seating of every deal and each move's table seat.
+//!
 //! The match depends only on the seed and the human's actions: the referee derives
 //! every deal and every decision's generator from the seed, so the same seed and the
 //! same actions replay the same table.
@@ -11,7 +18,7 @@
 use super::error::ApiError;
 use super::wire;
 use crate::arena::remote::Remote;
-use crate::arena::{ArenaGame, Follow, SeatTotals};
+use crate::arena::{ArenaGame, Follow, Followed, SeatTotals};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::game::{Game, Policy};
 use crate::pb;
@@ -47,18 +54,23 @@ pub struct TableSpec<R> {
     pub rules: R,
     /// The rules' name for the page (`house`, `uecda`), if the game has presets.
     pub rules_name: Option<&'static str>,
-    /// One player per seat.
+    /// Who holds each player's place in the lineup (in Lexio and Daifugo the player's
+    /// table seat too).
     pub seats: Vec<Player>,
     /// Rounds, hands or games in the match.
     pub units: u32,
     /// The seed of every deal and decision.
     pub seed: u64,
+    /// Playouts per EXPERT decision, in process and through a server alike, so that
+    /// the table replays from its seed wherever the bots decide.
+    pub expert_iterations: u64,
 }
 
 /// A table as the server sees it, whatever its game.
 pub trait Table: Send + Sync {
-    /// The table's state as JSON: seats, the latest public view, the human's view and
-    /// legal actions, the moves so far, and the totals once the match is over.
+    /// The table's state as JSON: the lineup and the seating of the latest view, that
+    /// view, the human's view and legal actions, the moves so far, and the totals once
+    /// the match is over.
     fn snapshot(&self) -> Value;
     /// The human's action, a `climbot.v1.Decision` in proto3 JSON. Refused without
     /// any change unless it is the human's turn and the action is legal there.
@@ -80,8 +92,12 @@ enum Command<D> {
 /// One decision taken at the table.
 #[derive(Clone, Debug)]
 struct Move {
+    /// The table seat it was taken at, as the view numbered it.
     seat: usize,
-    player: Player,
+    /// The player who took it, an index into the lineup.
+    player: usize,
+    /// Who holds that player's place.
+    holder: Player,
     decision: Value,
     /// The scored candidates in proto3 JSON (bots only; empty for the easy level).
     explanation: Vec<Value>,
@@ -91,7 +107,7 @@ struct Move {
 
 /// The decision a gate is waiting on.
 struct Pending<G: Game> {
-    seat: usize,
+    player: usize,
     view: G::View,
 }
 
@@ -99,9 +115,10 @@ struct Pending<G: Game> {
 struct Shared<G: Game> {
     pending: Option<Pending<G>>,
     command: Option<Command<G::Decision>>,
-    /// The latest view published (the seat to act's), in proto3 JSON, and the number
-    /// of moves taken before it.
-    latest: Option<(usize, Value, usize)>,
+    /// The latest view published (the player to act's), in proto3 JSON.
+    latest: Option<Published>,
+    /// The player at each table seat, as of the last deal or decision.
+    seating: Vec<usize>,
     /// The human seat's latest view and its legal actions, in proto3 JSON, and the
     /// number of moves taken before it.
     human: Option<(Value, Vec<Value>, usize)>,
@@ -116,6 +133,17 @@ struct Shared<G: Game> {
     /// Counts publications (a new pending decision or the end), so that a caller can
     /// wait for the table to move on.
     epoch: u64,
+}
+
+/// A view published for a decision, with what it was published with.
+struct Published {
+    /// The player to act.
+    player: usize,
+    view: Value,
+    /// The seating the view's seats are numbered by.
+    seating: Vec<usize>,
+    /// Moves taken before it.
+    moves: usize,
 }
 
 struct Board<G: Game> {
@@ -148,6 +176,7 @@ impl<G: ArenaGame> GameTable<G> {
                 pending: None,
                 command: None,
                 latest: None,
+                seating: (0..spec.seats.len()).collect(),
                 human: None,
                 human_hand: None,
                 moves: Vec::new(),
@@ -161,9 +190,10 @@ impl<G: ArenaGame> GameTable<G> {
             .seats
             .iter()
             .enumerate()
-            .map(|(seat, &player)| Gate {
-                seat,
+            .map(|(player, &holder)| Gate {
                 player,
+                holder,
+                expert_iterations: spec.expert_iterations,
                 sync: Arc::clone(&sync),
                 remote: remote.clone(),
             })
@@ -178,19 +208,25 @@ impl<G: ArenaGame> GameTable<G> {
                     gates.iter().map(|g| g as &dyn Policy<G>).collect();
                 // A bot's panic ends this match, not the server.
                 let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    // The human's own part after each deal and every action, so that
-                    // the page shows their hand while the bots play.
-                    let mut show_hand = |own: pb::game_view::Game| {
-                        let own = wire::view_to_json(&pb::GameView { game: Some(own) });
+                    // Who sits where, and the human's own part, after each deal and
+                    // every decision, so that the page draws each seat with its player
+                    // and shows the human's hand while the bots play.
+                    let mut follow_match = |followed: Followed| {
+                        let own = followed
+                            .own
+                            .map(|own| wire::view_to_json(&pb::GameView { game: Some(own) }));
                         let mut state = thread_sync.lock();
-                        let moves = state.moves.len();
-                        state.human_hand = Some((own, moves));
+                        state.seating = followed.seating;
+                        if let Some(own) = own {
+                            let moves = state.moves.len();
+                            state.human_hand = Some((own, moves));
+                        }
                     };
-                    let follow = human.map(|player| Follow {
-                        player,
-                        shown: &mut show_hand,
-                    });
-                    G::play_match_following(&rules, &seats, units, seed, follow)
+                    let follow = Follow {
+                        player: human,
+                        shown: &mut follow_match,
+                    };
+                    G::play_match_following(&rules, &seats, units, seed, Some(follow))
                 }))
                 .unwrap_or_else(|panic| {
                     let message = panic
@@ -212,7 +248,7 @@ impl<G: ArenaGame> GameTable<G> {
         Ok(table)
     }
 
-    fn human_seat(&self) -> Option<usize> {
+    fn human_player(&self) -> Option<usize> {
         self.spec.seats.iter().position(|&p| p == Player::Human)
     }
 
@@ -267,8 +303,8 @@ impl<G: ArenaGame> Drop for GameTable<G> {
 impl<G: ArenaGame> Table for GameTable<G> {
     fn snapshot(&self) -> Value {
         let state = self.sync.lock();
-        let human = self.human_seat();
-        let to_act = state.pending.as_ref().map(|p| p.seat);
+        let human = self.human_player();
+        let to_act = state.pending.as_ref().map(|p| p.player);
         let status = match (&state.outcome, to_act) {
             (Some(Ok(_)), _) => "over",
             (Some(Err(_)), _) => "failed",
@@ -276,14 +312,18 @@ impl<G: ArenaGame> Table for GameTable<G> {
             (None, Some(_)) => "bot_turn",
             (None, None) => "deciding",
         };
-        let view_moves = state.latest.as_ref().map_or(0, |(_, _, moves)| *moves);
-        let view = state.latest.as_ref().map(|(seat, view, _)| {
-            if human.is_some_and(|h| h != *seat) {
-                wire::without_private_fields(view)
+        let view_moves = state.latest.as_ref().map_or(0, |latest| latest.moves);
+        let view = state.latest.as_ref().map(|latest| {
+            if human.is_some_and(|h| h != latest.player) {
+                wire::without_private_fields(&latest.view)
             } else {
-                view.clone()
+                latest.view.clone()
             }
         });
+        let seating = state
+            .latest
+            .as_ref()
+            .map_or(&state.seating, |latest| &latest.seating);
         let (your_view, legal, your_view_moves) = match (&state.human, status) {
             (Some((view, legal, moves)), "your_turn") => {
                 (Some(view.clone()), legal.clone(), *moves)
@@ -311,7 +351,8 @@ impl<G: ArenaGame> Table for GameTable<G> {
                 json!({
                     "index": index,
                     "seat": m.seat,
-                    "player": m.player.name(),
+                    "player": m.player,
+                    "level": m.holder.name(),
                     "decision": m.decision,
                     "explained": !m.explanation.is_empty(),
                     "error": m.error,
@@ -321,7 +362,8 @@ impl<G: ArenaGame> Table for GameTable<G> {
         json!({
             "game": G::NAME,
             "players": self.spec.seats.len(),
-            "seats": self.spec.seats.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "lineup": self.spec.seats.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "seating": seating,
             "human_seat": human,
             "rules": self.spec.rules_name,
             "units": self.spec.units,
@@ -342,13 +384,13 @@ impl<G: ArenaGame> Table for GameTable<G> {
     }
 
     fn act(&self, decision: &Value, wait: Duration) -> Result<(), ApiError> {
-        let human = self.human_seat();
+        let human = self.human_player();
         self.command(
             |pending| {
-                if Some(pending.seat) != human {
+                if Some(pending.player) != human {
                     return Err(ApiError::conflict(format!(
                         "seat {} (a bot) is to act: step the bots first",
-                        pending.seat
+                        G::seat(&pending.view)
                     )));
                 }
                 let wire = wire::decision_from_json(decision)
@@ -364,7 +406,7 @@ impl<G: ArenaGame> Table for GameTable<G> {
                             format!(
                                 "not a legal {} action of seat {} now",
                                 G::NAME,
-                                pending.seat
+                                G::seat(&pending.view)
                             ),
                         )
                     })
@@ -374,13 +416,13 @@ impl<G: ArenaGame> Table for GameTable<G> {
     }
 
     fn step(&self, wait: Duration) -> Result<(), ApiError> {
-        let human = self.human_seat();
+        let human = self.human_player();
         self.command(
             |pending| {
-                if Some(pending.seat) == human {
+                if Some(pending.player) == human {
                     Err(ApiError::conflict(format!(
-                        "seat {} (the human seat) is to act: send an action",
-                        pending.seat
+                        "it is the human's turn (seat {}): send an action",
+                        G::seat(&pending.view)
                     )))
                 } else {
                     Ok(Command::Step)
@@ -401,7 +443,8 @@ impl<G: ArenaGame> Table for GameTable<G> {
         Ok(json!({
             "index": index,
             "seat": m.seat,
-            "player": m.player.name(),
+            "player": m.player,
+            "level": m.holder.name(),
             "decision": m.decision,
             "explanation": m.explanation,
             "error": m.error,
@@ -409,11 +452,15 @@ impl<G: ArenaGame> Table for GameTable<G> {
     }
 }
 
-/// The policy of one seat: publishes the view, waits for the page, then plays the
+/// The policy of one player: publishes the view, waits for the page, then plays the
 /// human's action or the bot's decision.
 struct Gate<G: Game> {
-    seat: usize,
-    player: Player,
+    /// The player's index in the lineup.
+    player: usize,
+    /// Who holds the player's place.
+    holder: Player,
+    /// Playouts per EXPERT decision.
+    expert_iterations: u64,
     sync: Arc<Board<G>>,
     remote: Option<Arc<Remote>>,
 }
@@ -427,6 +474,9 @@ impl<G: ArenaGame> Gate<G> {
         view: &G::View,
         ctx: &mut DecisionContext<'_>,
     ) -> (G::Decision, Vec<pb::ExplainedCandidate>, Option<String>) {
+        // A search does a set number of playouts rather than running until a budget
+        // ends: its answer then depends only on the view and the seed.
+        let max_iterations = (difficulty == Difficulty::Expert).then_some(self.expert_iterations);
         let answer = match &self.remote {
             Some(remote) => remote
                 .select(pb::SelectPlayRequest {
@@ -436,14 +486,21 @@ impl<G: ArenaGame> Gate<G> {
                     }),
                     difficulty: difficulty_to_wire(difficulty) as i32,
                     seed: Some(ctx.seed()),
+                    // The server's own budget bounds the time: a search it cuts short
+                    // answers its best so far, which may differ from in process.
                     budget_ms: None,
-                    max_iterations: None,
+                    max_iterations: max_iterations.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
                 })
                 .map(|r| (r.decision, r.explanation)),
-            None => Validated::<G>(view.clone())
-                .decide(difficulty, true, ctx)
-                .map(|a| (Some(a.decision), a.explanation))
-                .ok_or_else(|| format!("{} has no {} bot", G::NAME, difficulty.name())),
+            None => {
+                // The referee's context is fresh: one from the same seed draws the same.
+                let mut limited =
+                    DecisionContext::unbounded(ctx.seed()).with_max_iterations(max_iterations);
+                Validated::<G>(view.clone())
+                    .decide(difficulty, true, &mut limited)
+                    .map(|a| (Some(a.decision), a.explanation))
+                    .ok_or_else(|| format!("{} has no {} bot", G::NAME, difficulty.name()))
+            }
         };
         let chosen = answer.and_then(|(decision, explanation)| {
             let game = decision.and_then(|d| d.game).ok_or("no decision")?;
@@ -457,11 +514,18 @@ impl<G: ArenaGame> Gate<G> {
         }
     }
 
-    fn record(&self, decision: &G::Decision, explanation: Vec<Value>, error: Option<String>) {
+    fn record(
+        &self,
+        view: &G::View,
+        decision: &G::Decision,
+        explanation: Vec<Value>,
+        error: Option<String>,
+    ) {
         let mut state = self.sync.lock();
         state.moves.push(Move {
-            seat: self.seat,
+            seat: G::seat(view),
             player: self.player,
+            holder: self.holder,
             decision: wire::decision_to_json(&pb::Decision {
                 game: Some(G::decision_to_wire(decision)),
             }),
@@ -481,7 +545,7 @@ fn easy_decision<G: Game>(view: &G::View, ctx: &mut DecisionContext<'_>) -> G::D
 
 impl<G: ArenaGame> Policy<G> for Gate<G> {
     fn name(&self) -> &'static str {
-        self.player.name()
+        self.holder.name()
     }
 
     fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
@@ -489,7 +553,7 @@ impl<G: ArenaGame> Policy<G> for Gate<G> {
             game: Some(G::view_to_wire(view)),
         });
         let mut state = self.sync.lock();
-        if self.player == Player::Human {
+        if self.holder == Player::Human {
             let legal = G::legal_decisions(view)
                 .iter()
                 .map(|d| {
@@ -501,10 +565,14 @@ impl<G: ArenaGame> Policy<G> for Gate<G> {
             let moves = state.moves.len();
             state.human = Some((view_json.clone(), legal, moves));
         }
-        let moves = state.moves.len();
-        state.latest = Some((self.seat, view_json, moves));
+        state.latest = Some(Published {
+            player: self.player,
+            view: view_json,
+            seating: state.seating.clone(),
+            moves: state.moves.len(),
+        });
         state.pending = Some(Pending {
-            seat: self.seat,
+            player: self.player,
             view: view.clone(),
         });
         state.epoch += 1;
@@ -517,15 +585,15 @@ impl<G: ArenaGame> Policy<G> for Gate<G> {
         state.pending = None;
         let command = state.command.take();
         drop(state);
-        match (command, self.player) {
+        match (command, self.holder) {
             (Some(Command::Act(decision)), _) => {
-                self.record(&decision, Vec::new(), None);
+                self.record(view, &decision, Vec::new(), None);
                 decision
             }
             (Some(Command::Step), Player::Bot(difficulty)) => {
                 let (decision, explanation, error) = self.bot_decision(difficulty, view, ctx);
                 let explanation = explanation.iter().map(wire::candidate_to_json).collect();
-                self.record(&decision, explanation, error);
+                self.record(view, &decision, explanation, error);
                 decision
             }
             // The table was closed (or a step reached a human seat, which the server
@@ -549,6 +617,7 @@ mod tests {
             seats,
             units: 1,
             seed,
+            expert_iterations: 200,
         };
         GameTable::<Lexio>::start(spec, None, WAIT).unwrap()
     }
@@ -670,7 +739,7 @@ mod tests {
         let table = lexio_table(vec![Player::Bot(Difficulty::Hard); 3], 9);
         table.step(WAIT).unwrap();
         let e = table.explanation(0).unwrap();
-        assert_eq!(e["player"], "hard");
+        assert_eq!(e["level"], "hard");
         let candidates = e["explanation"].as_array().unwrap();
         assert!(!candidates.is_empty());
         assert_eq!(candidates.iter().filter(|c| c["chosen"] == true).count(), 1);

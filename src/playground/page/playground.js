@@ -44,10 +44,11 @@ function dalmutiPlay(p) {
 }
 
 // Per game: the seat's hand, a decision's cards (null for a decision without cards),
-// a decision's label, the play to beat, the seats and the deal number.
+// a decision's label, the play to beat, the seats and the deal number; what a card is
+// called, and `seatsMove` for a game whose players change seats between deals.
 const GAMES = {
   lexio: {
-    name: "Lexio", players: [3, 4, 5],
+    name: "Lexio", players: [3, 4, 5], card: "tile",
     view: (v) => v.lexio,
     hand: (v) => (v.hand || []).map(lexioTile),
     cards: (d) => (d.lexio.play ? d.lexio.play.tiles.map(lexioTile) : null),
@@ -63,7 +64,7 @@ const GAMES = {
     phase: () => "",
   },
   daifugo: {
-    name: "Daifugo", players: [3, 4, 5, 6, 7],
+    name: "Daifugo", players: [3, 4, 5, 6, 7], card: "card",
     view: (v) => v.daifugo,
     hand: (v) => (v.hand || []).map(daifugoCard),
     cards: (d) => {
@@ -97,7 +98,7 @@ const GAMES = {
     },
   },
   dalmuti: {
-    name: "The Great Dalmuti", players: [4, 5, 6, 7, 8],
+    name: "The Great Dalmuti", players: [4, 5, 6, 7, 8], card: "card", seatsMove: true,
     view: (v) => v.dalmuti,
     hand: (v) => dalmutiCards(v.hand && v.hand.counts),
     cards: (d) => {
@@ -144,10 +145,22 @@ async function api(method, path, body) {
 
 function say(text) { $("message").textContent = text || ""; }
 
+// Players are places in the lineup (human_seat, to_act, the totals, each move's
+// player); table seats number the views (each view's and each move's seat). The
+// state's `seating` gives the player at each table seat of its view's deal.
+function playerAt(seat) { return state.seating ? state.seating[seat] : seat; }
+function who(player, withLevel = true) {
+  if (player === state.human_seat) return "you";
+  const noun = GAMES[state.game].seatsMove ? "player" : "seat";
+  return withLevel ? `${noun} ${player} (${state.lineup[player]})` : `${noun} ${player}`;
+}
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 // ---- setup ----
 
 function setupChanged() {
   const game = GAMES[$("game").value];
+  $("human-label").textContent = game.seatsMove ? "You play as" : "You sit at";
   const players = $("players");
   const keep = Number(players.value) || 4;
   players.innerHTML = game.players.map((n) => `<option>${n}</option>`).join("");
@@ -156,12 +169,15 @@ function setupChanged() {
   $("rules-label").hidden = $("game").value !== "daifugo";
 }
 
+// What the setup calls a place at the table: a seat, or a player where seats move.
+const placeNoun = () => (GAMES[$("game").value].seatsMove ? "player" : "seat");
+
 function seatsChanged() {
   const n = Number($("players").value);
   const human = $("human-seat");
   const keep = human.value;
-  human.innerHTML = `<option value="">nowhere (watch)</option>` +
-    Array.from({ length: n }, (_, i) => `<option value="${i}">seat ${i}</option>`).join("");
+  human.innerHTML = `<option value="">nobody (watch)</option>` +
+    Array.from({ length: n }, (_, i) => `<option value="${i}">${placeNoun()} ${i}</option>`).join("");
   human.value = keep !== "" && Number(keep) < n ? keep : "0";
   levelsChanged();
 }
@@ -176,7 +192,7 @@ function levelsChanged() {
   for (let seat = 0; seat < n; seat++) {
     if (seat === human) continue;
     const label = document.createElement("label");
-    label.textContent = `Seat ${seat} `;
+    label.textContent = `${capital(placeNoun())} ${seat} `;
     const select = document.createElement("select");
     select.className = "level";
     select.innerHTML = LEVELS.map((l) => `<option>${l}</option>`).join("");
@@ -286,7 +302,7 @@ function shownHand() {
   const stale = !!now && game.deal(now) > game.deal(mine);
   let cards = game.hand(mine);
   for (const m of state.moves.slice(since)) {
-    if (m.seat !== state.human_seat) continue;
+    if (m.player !== state.human_seat) continue;
     const played = game.cards(m.decision) || [];
     for (const p of played) {
       const i = cards.findIndex((c) => c.kind === p.kind);
@@ -318,11 +334,10 @@ function render() {
   // Status.
   const status = $("status");
   status.dataset.status = state.status;
-  const who = (s) => (s === state.human_seat ? "you" : `seat ${s} (${state.seats[s]})`);
   const phase = view ? game.phase(view) : "";
   status.textContent = {
     your_turn: "Your turn",
-    bot_turn: `${who(state.to_act).replace(/^seat/, "Seat")} to act`,
+    bot_turn: `${capital(who(state.to_act))} to act`,
     deciding: "A bot is thinking…",
     over: "The match is over",
     failed: `The match stopped: ${state.error}`,
@@ -337,17 +352,24 @@ function render() {
     const played = game.cards(m.decision);
     if (played && seats[m.seat] && m.decision[state.game].play) {
       seats[m.seat].count -= played.length;
+      if (seats[m.seat].count === 0) seats[m.seat].finished = true;
       play = { owner: m.seat, cards: played };
     }
   }
   $("seats").innerHTML = "";
-  state.seats.forEach((player, i) => {
+  state.seating.forEach((player, i) => {
     const s = seats[i] || {};
+    const you = player === state.human_seat;
     const el = document.createElement("div");
-    el.className = "seat" + (i === state.to_act ? " to-act" : "") + (i === state.human_seat ? " human" : "");
+    el.className = "seat" + (player === state.to_act ? " to-act" : "") + (you ? " human" : "");
     el.dataset.seat = i;
-    const bits = [`<b>${i === state.human_seat ? "You" : `Seat ${i}`}</b> <span class="who">${player}</span>`,
-      `<span class="count">${s.count ?? "?"} ${s.count === 1 ? "card" : "cards"}</span>`];
+    el.dataset.player = player;
+    const name = you ? "You" : capital(who(player, false));
+    const where = game.seatsMove ? `seat ${i}${you ? "" : ` · ${state.lineup[player]}`}`
+      : (you ? "" : state.lineup[player]);
+    const bits = [`<b>${name}</b>`];
+    if (where) bits.push(`<span class="who">${where}</span>`);
+    bits.push(`<span class="count">${s.count ?? "?"} ${game.card}${s.count === 1 ? "" : "s"}</span>`);
     if (s.title) bits.push(`<span class="title">${s.title}</span>`);
     if (s.score !== undefined) bits.push(`<span class="score">${s.score} pts</span>`);
     if (s.finished) bits.push(`<span class="flag">out</span>`);
@@ -362,7 +384,8 @@ function render() {
   if (play) {
     const label = document.createElement("span");
     label.className = "owner";
-    label.textContent = play.owner !== null && play.owner !== undefined ? `${who(play.owner)} played` : "On the table";
+    label.textContent = play.owner !== null && play.owner !== undefined
+      ? `${capital(who(playerAt(play.owner)))} played` : "On the table";
     tableEl.appendChild(label);
     play.cards.forEach((c) => tableEl.appendChild(cardElement(c, "span")));
   } else {
@@ -383,7 +406,7 @@ function renderHand(game, watching) {
   const { cards, owner, stale } = shownHand();
   const yourTurn = state.status === "your_turn" && !busy;
   $("hand-area").querySelector("h2").textContent = watching
-    ? (owner !== null && owner !== undefined ? `Seat ${owner}'s hand` : "Hand")
+    ? (owner !== null && owner !== undefined ? `${capital(who(owner, false))}'s hand` : "Hand")
     : (yourTurn || state.status === "over" || state.status === "failed"
       ? "Your hand" : "Your hand (waiting for your turn)");
   $("actions").hidden = watching;
@@ -449,12 +472,11 @@ function renderLog(game) {
   for (const m of state.moves) {
     const li = document.createElement("li");
     li.value = m.index + 1;
-    const who = m.seat === state.human_seat ? "You" : `Seat ${m.seat} (${m.player})`;
-    li.innerHTML = `<span class="who">${who}</span>: `;
+    li.innerHTML = `<span class="who">${capital(who(m.player))}</span>: `;
     const what = document.createElement("span");
     what.textContent = game.label(m.decision);
     li.appendChild(what);
-    if (m.player !== "human") {
+    if (m.level !== "human") {
       const why = document.createElement("button");
       why.type = "button";
       why.className = "why";
@@ -472,7 +494,7 @@ async function explain(index) {
   try {
     const e = await api("GET", `/api/tables/${state.id}/moves/${index}`);
     const game = GAMES[state.game];
-    const head = `<p>Move ${index + 1}: seat ${e.seat} (${e.player}) played <b></b>.</p>`;
+    const head = `<p>Move ${index + 1}: ${who(e.player)} played <b></b>.</p>`;
     box.innerHTML = head;
     box.querySelector("b").textContent = game.label(e.decision);
     if (e.error) box.insertAdjacentHTML("beforeend", `<p class="error"></p>`);
@@ -507,16 +529,17 @@ function renderStandings(game, seats) {
   const box = $("standings");
   const rows = [];
   if (state.totals) {
+    // One row per player, one column per metric: long lineups stay narrow.
     const t = state.totals;
-    rows.push(`<tr><th></th>${state.seats.map((p, i) => `<th>${i === state.human_seat ? "you" : `seat ${i}`}</th>`).join("")}</tr>`);
-    t.metrics.forEach((name, k) => {
-      rows.push(`<tr><td>${name.replace(/_/g, " ")}</td>${t.seats.map((s) =>
+    rows.push(`<tr><th></th>${t.metrics.map((name) => `<th>${name.replace(/_/g, " ")}</th>`).join("")}</tr>`);
+    t.seats.forEach((s, p) => {
+      rows.push(`<tr${p === state.human_seat ? ` class="you"` : ""}><td class="name">${who(p, false)}</td>${t.metrics.map((_, k) =>
         `<td>${(s.sums[k] / Math.max(1, s.units)).toFixed(2)}</td>`).join("")}</tr>`);
     });
-    box.innerHTML = `<p>Final, per ${state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand"} (${t.higher_is_better ? "higher" : "lower"} is better for the first line):</p><table>${rows.join("")}</table>`;
+    box.innerHTML = `<p>Final, per ${state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand"} (${t.higher_is_better ? "higher" : "lower"} is better for the first column):</p><table>${rows.join("")}</table>`;
   } else if (seats.some((s) => s.score !== undefined || s.title)) {
     box.innerHTML = `<table>${seats.map((s, i) =>
-      `<tr><td>${i === state.human_seat ? "you" : `seat ${i}`}</td><td>${s.score !== undefined ? `${s.score} pts` : ""}</td><td>${s.title || ""}</td></tr>`).join("")}</table>`;
+      `<tr><td>${who(playerAt(i), false)}</td><td>${s.score !== undefined ? `${s.score} pts` : ""}</td><td>${s.title || ""}</td></tr>`).join("")}</table>`;
   } else {
     box.textContent = "Scores show after the first deal.";
   }
