@@ -371,7 +371,9 @@ function render() {
     if (where) bits.push(`<span class="who">${where}</span>`);
     bits.push(`<span class="count">${s.count ?? "?"} ${game.card}${s.count === 1 ? "" : "s"}</span>`);
     if (s.title) bits.push(`<span class="title">${s.title}</span>`);
-    if (s.score !== undefined) bits.push(`<span class="score">${s.score} pts</span>`);
+    // Once the match is over the last view predates the final settlement: the
+    // standings give the final scores instead.
+    if (s.score !== undefined && !state.totals) bits.push(`<span class="score">${s.score} pts</span>`);
     if (s.finished) bits.push(`<span class="flag">out</span>`);
     else if (s.passed) bits.push(`<span class="flag">passed</span>`);
     el.innerHTML = bits.join(" ");
