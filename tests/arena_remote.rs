@@ -1,5 +1,6 @@
 //! The arena's `--via` mode: decisions through a real server give the same results as
-//! the in-process run with the same seeds, in every game.
+//! the in-process run with the same seeds, in every game, EXPERT's search included (it
+//! asks the server for the local bot's playout count).
 
 mod common;
 
@@ -84,4 +85,16 @@ fn remote_daifugo_results_equal_in_process_results() {
             })
         });
     }
+}
+
+#[test]
+fn remote_expert_results_equal_in_process_results() {
+    assert_remote_equals_local(&["expert", "easy"], 13, |remote| {
+        Box::new(Runner::<Lexio> {
+            players: 4,
+            units: 1,
+            rules: (),
+            remote,
+        })
+    });
 }

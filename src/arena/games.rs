@@ -12,6 +12,7 @@ use crate::game::{Game, Policy};
 use crate::lexio::Lexio;
 use crate::lexio::tiles::PlayerCount;
 use crate::pb;
+use crate::search::expert::Searchable;
 use crate::service::game::WireGame;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -40,13 +41,12 @@ pub trait GameRunner: Sync {
 
 /// What the arena needs from a game beyond [`Game`]: how a match is played and what
 /// it measures.
-pub trait ArenaGame: WireGame {
+pub trait ArenaGame: WireGame + Searchable {
     /// What a match needs besides its seats (Daifugo's rule set; `()` elsewhere).
     type Rules: Clone + std::fmt::Debug + Send + Sync;
-    /// The metric names, per unit (round, hand or game); the first is the primary one.
+    /// The metric names, per unit (round, hand or game); the first is the primary one,
+    /// in the unit of [`Simulation::outcome`](crate::game::Simulation::outcome).
     const METRICS: &'static [&'static str];
-    /// Whether a higher primary metric is better.
-    const HIGHER_IS_BETTER: bool;
     /// Checks that the game can seat `players`.
     fn check_players(players: usize) -> Result<(), String>;
     /// Plays a match of `units` rounds, hands or games between `seats` from `seed`
@@ -129,7 +129,13 @@ impl<G: ArenaGame> Runner<G> {
         if let Some(remote) = &self.remote
             && let Some(d) = Difficulty::ALL.into_iter().find(|d| d.name() == name)
         {
-            return Some(Box::new(RemoteBot::<G>::new(remote, d)));
+            let bot = RemoteBot::<G>::new(remote, d);
+            // The local `expert` searches a set number of playouts: the server is asked
+            // for the same number, so that both play alike.
+            return Some(Box::new(match d {
+                Difficulty::Expert => bot.with_max_iterations(G::DEFAULT_ITERATIONS),
+                _ => bot,
+            }));
         }
         G::bot(name).map(|b| b as Box<dyn Policy<G> + 'a>)
     }
@@ -228,7 +234,6 @@ impl<G: Game> Policy<G> for Timed<'_, G> {
 impl ArenaGame for Lexio {
     type Rules = ();
     const METRICS: &'static [&'static str] = &["chips_per_round", "round_win_rate"];
-    const HIGHER_IS_BETTER: bool = true;
 
     fn check_players(players: usize) -> Result<(), String> {
         lexio_players(players).map(|_| ())
@@ -281,7 +286,6 @@ fn lexio_players(players: usize) -> Result<PlayerCount, String> {
 impl ArenaGame for Dalmuti {
     type Rules = ();
     const METRICS: &'static [&'static str] = &["mean_place", "points_per_hand"];
-    const HIGHER_IS_BETTER: bool = false;
 
     fn check_players(players: usize) -> Result<(), String> {
         use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
@@ -350,7 +354,6 @@ impl ArenaGame for Daifugo {
         "forbidden_finish_rate",
         "miyako_ochi_rate",
     ];
-    const HIGHER_IS_BETTER: bool = false;
 
     fn check_players(players: usize) -> Result<(), String> {
         if (3..=7).contains(&players) {

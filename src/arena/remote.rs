@@ -73,6 +73,8 @@ pub struct RemoteBot<'a, G> {
     pub remote: &'a Remote,
     /// The level asked for.
     pub difficulty: Difficulty,
+    /// The request's `max_iterations`, if any.
+    pub max_iterations: Option<u64>,
     game: PhantomData<fn() -> G>,
 }
 
@@ -82,7 +84,16 @@ impl<'a, G> RemoteBot<'a, G> {
         RemoteBot {
             remote,
             difficulty,
+            max_iterations: None,
             game: PhantomData,
+        }
+    }
+
+    /// The same bot, asking the server's search for exactly `iterations` iterations.
+    pub fn with_max_iterations(self, iterations: u64) -> Self {
+        RemoteBot {
+            max_iterations: Some(iterations),
+            ..self
         }
     }
 }
@@ -104,7 +115,9 @@ impl<G: WireGame> Policy<G> for RemoteBot<'_, G> {
             difficulty: crate::service::game::difficulty_to_wire(self.difficulty) as i32,
             seed: Some(ctx.seed()),
             budget_ms: None,
-            max_iterations: None,
+            max_iterations: self
+                .max_iterations
+                .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
         };
         let answer = self.remote.select(request).and_then(|r| {
             if r.fallback {

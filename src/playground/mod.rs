@@ -44,7 +44,6 @@ use crate::daifugo::rules::RuleSet;
 use crate::dalmuti::Dalmuti;
 use crate::game::Game;
 use crate::lexio::Lexio;
-use crate::search::expert::Searchable;
 use crate::tools::ToolError;
 use axum::Router;
 use axum::body::Bytes;
@@ -609,7 +608,7 @@ fn new_table(request: &Map<String, Value>, config: &Config) -> Result<Arc<dyn Ta
     let request = check_request(request)?;
     let seats = seat_players(&request);
     let seed = request.seed.unwrap_or(1);
-    fn start<G: ArenaGame + Searchable>(
+    fn start<G: ArenaGame>(
         rules: G::Rules,
         rules_name: Option<&'static str>,
         seats: Vec<Player>,

@@ -338,7 +338,7 @@ impl<G: ArenaGame> Table for GameTable<G> {
         let totals = match &state.outcome {
             Some(Ok(totals)) => json!({
                 "metrics": G::METRICS,
-                "higher_is_better": <G as ArenaGame>::HIGHER_IS_BETTER,
+                "higher_is_better": G::HIGHER_IS_BETTER,
                 "seats": totals.iter().map(|t| json!({"sums": t.sums, "units": t.units})).collect::<Vec<_>>(),
             }),
             _ => Value::Null,
