@@ -46,25 +46,33 @@ fn watch_to_the_end(addr: SocketAddr, spec: &Value) -> Vec<Value> {
     panic!("the round did not end")
 }
 
-#[test]
-fn bots_through_a_server_play_and_explain_as_in_process() {
-    let (grpc, metrics) = start_service();
+/// Watches the bot-only table `spec` to its end on a playground whose bots decide
+/// through the server at `grpc` and on one that decides in process, both with `config`;
+/// asserts that no decision failed and that both played and explained the same moves,
+/// and returns them.
+fn watch_both_ways(grpc: SocketAddr, config: Config, spec: &Value) -> Vec<Value> {
     let remote = Remote::connect(&format!("http://{grpc}")).unwrap();
     let via = start_playground(Config {
         remote: Some(Arc::new(remote)),
-        ..Config::default()
+        ..config.clone()
     });
-    let local = start_playground(Config::default());
-
-    let table = json!({"game": "lexio", "players": 4,
-        "levels": ["easy", "normal", "hard", "hard"], "seed": 31, "rounds": 1});
-    let remote_moves = watch_to_the_end(via, &table);
-    let local_moves = watch_to_the_end(local, &table);
+    let local = start_playground(config);
+    let remote_moves = watch_to_the_end(via, spec);
+    let local_moves = watch_to_the_end(local, spec);
     assert!(
         remote_moves.iter().all(|m| m["error"].is_null()),
         "{remote_moves:?}"
     );
     assert_eq!(remote_moves, local_moves);
+    remote_moves
+}
+
+#[test]
+fn bots_through_a_server_play_and_explain_as_in_process() {
+    let (grpc, metrics) = start_service();
+    let table = json!({"game": "lexio", "players": 4,
+        "levels": ["easy", "normal", "hard", "hard"], "seed": 31, "rounds": 1});
+    let remote_moves = watch_both_ways(grpc, Config::default(), &table);
     assert!(
         remote_moves
             .iter()
@@ -99,28 +107,15 @@ fn playouts(candidate: &Value) -> u64 {
 #[test]
 fn an_expert_seat_through_a_server_searches_as_in_process() {
     let (grpc, _) = start_service();
-    let remote = Remote::connect(&format!("http://{grpc}")).unwrap();
     // Few playouts: the search ends on its count long before the server's budget, which
     // would otherwise cut it short at a point that depends on the machine.
     let config = Config {
         expert_iterations: Some(300),
         ..Config::default()
     };
-    let via = start_playground(Config {
-        remote: Some(Arc::new(remote)),
-        ..config.clone()
-    });
-    let local = start_playground(config);
-
     let table = json!({"game": "dalmuti", "players": 4,
         "levels": ["expert", "easy", "hard", "easy"], "seed": 12, "rounds": 1});
-    let remote_moves = watch_to_the_end(via, &table);
-    let local_moves = watch_to_the_end(local, &table);
-    assert!(
-        remote_moves.iter().all(|m| m["error"].is_null()),
-        "{remote_moves:?}"
-    );
-    assert_eq!(remote_moves, local_moves);
+    let remote_moves = watch_both_ways(grpc, config, &table);
     let searched: Vec<&Value> = remote_moves
         .iter()
         .filter(|m| m["level"] == "expert" && m["explanation"].as_array().unwrap().len() > 1)
