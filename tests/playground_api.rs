@@ -7,7 +7,7 @@
 mod common;
 
 use climbot::playground::Config;
-use common::playground::{call, start_playground};
+use common::playground::{advance, call, start_playground};
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -235,18 +235,10 @@ fn dalmuti_seats_move_and_the_state_says_who_sits_where() {
             seatings.push((hand, seating.clone()));
         }
         expected_moves.push((seat, to_act));
-        let (status, after) = if status == "your_turn" {
+        if status == "your_turn" {
             assert_eq!(view_seat("dalmuti", &state["your_view"]), seat, "{state}");
-            let first = state["legal"][0].clone();
-            call(
-                addr,
-                "POST",
-                &format!("{path}/actions"),
-                Some(&json!({ "decision": first })),
-            )
-        } else {
-            call(addr, "POST", &format!("{path}/step"), None)
-        };
+        }
+        let (status, after) = advance(addr, &path, &state);
         assert_eq!(status, 200, "{after}");
     }
     let (_, end) = call(addr, "GET", &path, None);
@@ -403,18 +395,7 @@ fn the_human_hand_shows_from_each_deal_before_the_human_acts() {
                 new_deal_before_human_turn |= status == "bot_turn";
             }
             last = now;
-            let (status, after) = match status {
-                "your_turn" => {
-                    let first = state["legal"][0].clone();
-                    call(
-                        addr,
-                        "POST",
-                        &format!("{path}/actions"),
-                        Some(&json!({ "decision": first })),
-                    )
-                }
-                _ => call(addr, "POST", &format!("{path}/step"), None),
-            };
+            let (status, after) = advance(addr, &path, &state);
             assert_eq!(status, 200, "{after}");
         }
         assert_eq!(last.1, 2, "{game}: the second deal was shown");

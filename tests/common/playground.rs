@@ -42,3 +42,20 @@ pub fn call(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) ->
     let (_, body) = response.split_once("\r\n\r\n").unwrap();
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
+
+/// Moves the table at `path` on by one step: the human's first legal decision when
+/// `state` (the table's last state) says it is the human's turn, else one bot move.
+/// The status and the state after.
+pub fn advance(addr: SocketAddr, path: &str, state: &Value) -> (u16, Value) {
+    if state["status"] == "your_turn" {
+        let first = state["legal"][0].clone();
+        call(
+            addr,
+            "POST",
+            &format!("{path}/actions"),
+            Some(&serde_json::json!({ "decision": first })),
+        )
+    } else {
+        call(addr, "POST", &format!("{path}/step"), None)
+    }
+}
