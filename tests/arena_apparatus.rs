@@ -47,6 +47,24 @@ fn baselines_lose_to_easy_in_lexio() {
 }
 
 #[test]
+fn the_json_lists_the_difference_of_every_block() {
+    let report = run(&LEXIO5, &config(&["random", "easy"], 6)).unwrap();
+    let json = report.to_json();
+    let per_block: Vec<f64> = json["diff"]["per_block"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(per_block.len(), 6);
+    let mean = per_block.iter().sum::<f64>() / 6.0;
+    assert!(
+        (mean - json["diff"]["mean"].as_f64().unwrap()).abs() < 1e-12,
+        "{json}"
+    );
+}
+
+#[test]
 fn results_do_not_depend_on_the_thread_count() {
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)

@@ -445,7 +445,9 @@ impl ArenaReport {
             "blocks_per_second": self.blocks_per_second,
         });
         if let Some(d) = self.diff {
-            out["diff"] = serde_json::json!({"mean": d.mean, "ci95": [d.lo, d.hi]});
+            out["diff"] = serde_json::json!({
+                "mean": d.mean, "ci95": [d.lo, d.hi], "per_block": self.block_diffs,
+            });
         }
         if let Some(s) = &self.sprt {
             out["sprt"] =
