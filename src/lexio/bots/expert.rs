@@ -1,6 +1,6 @@
-//! Lexio's EXPERT: the shared search (`crate::search`) by successive halving, with the
-//! easy rule as its playout policy, and deals weighted by what passes on single tricks
-//! say.
+//! Lexio's EXPERT: the shared search (`crate::search`), by successive halving when it
+//! has an iteration limit, with the easy rule as its playout policy, and deals weighted
+//! by what passes on single tricks say.
 
 use super::easy::easy_action;
 use crate::game::Simulation;
@@ -16,8 +16,8 @@ use rand_chacha::ChaCha8Rng;
 impl Searchable for Lexio {
     const DEFAULT_ITERATIONS: u64 = 4000;
 
-    /// Measured: at equal work, halving beats the race, and unlike the race it turns
-    /// ten times the work into strength (`docs/expert.md`).
+    /// Measured: at equal playouts, halving beats the race, and unlike the race it
+    /// turns ten times the playouts into strength (`docs/expert.md`).
     const HALVING: bool = true;
 
     fn playout_action(
@@ -77,6 +77,39 @@ mod tests {
             }
         }
         panic!("no pass on a single in 200 rounds");
+    }
+
+    #[test]
+    fn an_iteration_limit_is_spent_by_halving_and_a_budget_alone_races() {
+        use crate::bot::DecisionContext;
+        use crate::game::{Game, Policy};
+        use crate::search::ExpertBot;
+        let players = PlayerCount::Five;
+        let view = Round::new(players, deal(players, 3), 1, [0; 5])
+            .view()
+            .unwrap();
+        let candidates = Lexio::legal_decisions(&view).len() as u64;
+        assert!(candidates > 2, "{candidates}");
+        let bot = ExpertBot::<Lexio>::served();
+        let mut limited = DecisionContext::unbounded(9).with_max_iterations(Some(3000));
+        let (_, explained) = bot.decide_explained(&view, &mut limited);
+        let done = limited.work().iterations;
+        // Halving spends the limit but for the remainders of its even split.
+        assert!(done <= 3000 && 3000 - done < 2 * candidates, "{done}");
+        let contenders = explained.iter().filter(|e| e.terms[4].1 == 1.0).count();
+        assert_eq!(contenders, 1);
+        // On a budget alone (here: 3000 stop checks) the race runs and stops when it is
+        // decided or the budget ends.
+        let checks = std::sync::atomic::AtomicU32::new(0);
+        let stop = || checks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 3000;
+        let mut budgeted = DecisionContext::new(9, &stop);
+        let raced = bot.decide(&view, &mut budgeted);
+        let mut race = DecisionContext::unbounded(9).with_max_iterations(Some(3000));
+        let halving_off = ExpertBot::<Lexio>::served()
+            .with_override("halving=0")
+            .unwrap();
+        assert_eq!(halving_off.decide(&view, &mut race), raced);
+        assert_eq!(race.work().iterations, budgeted.work().iterations);
     }
 
     #[test]
