@@ -20,8 +20,9 @@
 //! N playouts is the race limited to N; a halving schedule depends on its total).
 //!
 //! **Reproducible work.** An *iteration* is one playout. With a limit on iterations
-//! the search does exactly that many (unless the budget ends first) and its answer
-//! depends only on the view, the seed and the limit, on any machine.
+//! the search does that many (fewer only once one candidate is left, or if the budget
+//! ends first) and its answer depends only on the view, the seed and the limit, on any
+//! machine.
 
 use crate::bot::DecisionContext;
 use crate::game::{Simulation, determinize};
