@@ -147,7 +147,8 @@ fn check_budget<G: Searchable>(label: &str, view: &G::View) {
             let start = Instant::now();
             let stop_at = start + BUDGET;
             let stop = move || Instant::now() >= stop_at;
-            let mut ctx = DecisionContext::new(seed, &stop);
+            let spent = move || climbot::bot::budget_share(start, stop_at);
+            let mut ctx = DecisionContext::new(seed, &stop).with_budget_spent(&spent);
             let decision = bot.decide(view, &mut ctx);
             let wall = start.elapsed();
             let cpu = thread_cpu_time() - cpu_before;

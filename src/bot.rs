@@ -2,8 +2,8 @@
 //! decides in (its seeded random generator and its budget check).
 //!
 //! A policy never reads a clock. The service (or the arena) hands it a stop check that
-//! turns true when the budget is spent; an anytime search polls it and returns its best
-//! answer so far.
+//! turns true when the budget is spent, and where the budget's length is known, the share
+//! of it spent; an anytime search polls them and returns its best answer so far.
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -48,8 +48,20 @@ pub struct DecisionContext<'a> {
     seed: u64,
     rng: ChaCha8Rng,
     should_stop: &'a (dyn Fn() -> bool + Sync),
+    budget_spent: Option<&'a (dyn Fn() -> f64 + Sync)>,
     max_iterations: Option<u64>,
     work: Work,
+}
+
+/// The share of a budget from `start` to `end` spent by now: what a caller hands to
+/// [`DecisionContext::with_budget_spent`] (1 for an empty budget).
+pub fn budget_share(start: std::time::Instant, end: std::time::Instant) -> f64 {
+    let length = end.saturating_duration_since(start).as_secs_f64();
+    if length > 0.0 {
+        start.elapsed().as_secs_f64() / length
+    } else {
+        1.0
+    }
 }
 
 /// What a decision did, reported back to the caller.
@@ -72,9 +84,23 @@ impl<'a> DecisionContext<'a> {
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
             should_stop,
+            budget_spent: None,
             max_iterations: None,
             work: Work::default(),
         }
+    }
+
+    /// The same context with a budget of known length: `budget_spent` gives the share
+    /// of it spent so far (0 at the start, 1 when `should_stop` turns true), so that a
+    /// search can plan its work over the budget (successive halving's phases).
+    pub fn with_budget_spent(mut self, budget_spent: &'a (dyn Fn() -> f64 + Sync)) -> Self {
+        self.budget_spent = Some(budget_spent);
+        self
+    }
+
+    /// The share of the budget spent so far, if the budget's length is known.
+    pub fn budget_spent(&self) -> Option<f64> {
+        self.budget_spent.map(|spent| spent())
     }
 
     /// The same context with a search limited to exactly `max_iterations` iterations
@@ -105,6 +131,7 @@ impl<'a> DecisionContext<'a> {
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
             should_stop: &never_stop,
+            budget_spent: None,
             max_iterations: None,
             work: Work::default(),
         }

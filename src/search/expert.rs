@@ -49,7 +49,7 @@ pub trait Searchable: Simulation {
     /// The tree below each candidate ([`TreeSettings::NONE`]: playouts only).
     const TREE: TreeSettings = TreeSettings::STANDARD;
 
-    /// Successive halving instead of the race when the search has an iteration limit
+    /// Successive halving instead of the race when the search knows its total work
     /// ([`super::Settings::halving`]); `false` (the default): always the race, whose
     /// paired deficits the anchor ([`Searchable::ANCHOR_Z`]) needs.
     const HALVING: bool = false;
@@ -128,7 +128,7 @@ impl<G: Searchable> ExpertBot<G> {
     /// prior mass on the playout policy's action), `random_playouts=1` (uniformly
     /// random playouts instead of the game's playout rule), `anchor=X` (the standard
     /// errors the search needs to overrule the evaluation bot; 0: never defer to it),
-    /// `halving=1` (successive halving over the iteration limit instead of the race; 0: the
+    /// `halving=1` (successive halving over the known work instead of the race; 0: the
     /// race).
     pub fn with_override(mut self, text: &str) -> Result<Self, String> {
         let (name, value) = crate::bot::parse_override(text)?;
@@ -169,7 +169,7 @@ impl<G: Searchable> ExpertBot<G> {
     ) -> Result<SearchResult<G::Decision>, Fallback> {
         let limit = Limit {
             iterations: ctx.max_iterations().or(self.iterations),
-            deadline: self.budget.map(|b| std::time::Instant::now() + b),
+            budget: self.budget.map(super::OwnBudget::starting_now),
         };
         let knowledge = (!self.uniform_deals)
             .then(|| G::deal_weight(view))

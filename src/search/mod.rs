@@ -12,17 +12,17 @@
 //! and answers the leader of the completed rounds.
 //!
 //! **Successive halving** ([`Settings::halving`]) replaces the race's eliminations
-//! when the search has an iteration limit: the limit is split into phases, and each
-//! phase ends by keeping the better half of the candidates. Every playout of the limit
-//! goes to a comparison, so more work makes every comparison finer, where the race's
-//! early eliminations are the same whatever the limit. A search on a time budget alone
-//! races: its work must stay replayable by its iteration count (a race stopped after
-//! N playouts is the race limited to N; a halving schedule depends on its total).
+//! when the search knows its total work in advance: the work is split into phases,
+//! and each phase ends by keeping the better half of the candidates. Every playout of
+//! the limit is spent, and more work makes every comparison finer, so the answer
+//! improves with the work where the race's early eliminations do not.
 //!
 //! **Reproducible work.** An *iteration* is one playout. With a limit on iterations
 //! the search does that many (fewer only once one candidate is left, or if the budget
 //! ends first) and its answer depends only on the view, the seed and the limit, on any
-//! machine.
+//! machine. Successive halving over a time budget cannot be replayed by its iteration
+//! count (its phases follow the clock); the race can (stopped after N playouts, it is
+//! the race limited to N).
 
 use crate::bot::DecisionContext;
 use crate::game::{Simulation, determinize};
@@ -50,10 +50,10 @@ pub struct Settings {
     pub max_playout_actions: u32,
     /// The tree below each candidate ([`TreeSettings::expand_after`] 0: none).
     pub tree: TreeSettings,
-    /// Successive halving instead of the race, when the search has an iteration limit:
-    /// the limit is split evenly over ceil(log2 K) phases for K candidates, and after
-    /// each phase the better half (by mean over every round so far) stays. Without an
-    /// iteration limit the race runs.
+    /// Successive halving instead of the race, when the search knows its total work in
+    /// advance: an iteration limit (or else a budget of known length) is split evenly
+    /// over ceil(log2 K) phases for K candidates, and after each phase the better half
+    /// (by mean over every round so far) stays. Knowing neither, the race runs.
     pub halving: bool,
 }
 
@@ -131,13 +131,46 @@ pub struct Limit {
     pub iterations: Option<u64>,
     /// A budget of the search's own, on top of the caller's (the arena's
     /// `expert/budget_ms=N`, for calibrating playout counts on a machine).
-    pub deadline: Option<Instant>,
+    pub budget: Option<OwnBudget>,
+}
+
+/// A time budget the search keeps itself (see [`Limit::budget`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OwnBudget {
+    start: Instant,
+    end: Instant,
+}
+
+impl OwnBudget {
+    /// A budget of `length` from now.
+    pub fn starting_now(length: std::time::Duration) -> Self {
+        let start = Instant::now();
+        OwnBudget {
+            start,
+            end: start + length,
+        }
+    }
+
+    /// The share of the budget spent.
+    fn spent(&self) -> f64 {
+        crate::bot::budget_share(self.start, self.end)
+    }
 }
 
 impl Limit {
     fn reached(&self, iterations: u64) -> bool {
         self.iterations.is_some_and(|l| iterations >= l)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.budget.is_some_and(|b| Instant::now() >= b.end)
+    }
+
+    /// The share of the time budget spent (the caller's or the search's own,
+    /// whichever is further along), if either has a known length.
+    fn budget_spent(&self, ctx: &DecisionContext<'_>) -> Option<f64> {
+        let own = self.budget.map(|b| b.spent());
+        match (ctx.budget_spent(), own) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 
@@ -186,10 +219,7 @@ pub fn search<G: Simulation>(
     let mut scratch = tree::Scratch::new();
     let mut iterations = 0u64;
     let mut round_outcomes = vec![0.0; decisions.len()];
-    let mut halving = limit
-        .iterations
-        .filter(|_| settings.halving)
-        .map(|total| Halving::new(total, decisions.len()));
+    let mut schedule = Schedule::new(settings, limit, ctx, decisions.len());
     'rounds: loop {
         let racing: Vec<usize> = (0..decisions.len())
             .filter(|&i| runners[i].in_race)
@@ -221,13 +251,25 @@ pub fn search<G: Simulation>(
             runners[i].outcomes.push(round_outcomes[i]);
         }
         let rounds = runners[racing[0]].outcomes.len();
-        if let Some(halving) = &mut halving {
-            if rounds >= halving.phase_end {
-                let kept = keep_better_half(&mut runners, &racing, sign);
-                halving.phase_end = rounds + halving.rounds_per_phase(kept);
+        match &mut schedule {
+            Schedule::Race => {
+                if rounds >= settings.min_rounds as usize {
+                    eliminate(&mut runners, &racing, rounds, sign, settings.elimination_z);
+                }
             }
-        } else if rounds >= settings.min_rounds as usize {
-            eliminate(&mut runners, &racing, rounds, sign, settings.elimination_z);
+            Schedule::Iterations(halving) => {
+                if rounds >= halving.phase_end {
+                    let kept = keep_better_half(&mut runners, &racing, sign);
+                    halving.phase_end = rounds + halving.rounds_per_phase(kept);
+                }
+            }
+            Schedule::Time { phases, ended } => {
+                let spent = limit.budget_spent(ctx).unwrap_or(1.0);
+                if spent * f64::from(*phases) >= f64::from(*ended + 1) {
+                    keep_better_half(&mut runners, &racing, sign);
+                    *ended += 1;
+                }
+            }
         }
     }
     let racing: Vec<usize> = (0..decisions.len())
@@ -267,6 +309,52 @@ pub fn search<G: Simulation>(
     })
 }
 
+/// How a search shares its work among the candidates.
+enum Schedule {
+    /// The race: after [`Settings::min_rounds`], a candidate clearly behind the leader
+    /// leaves ([`eliminate`]); the search ends when one is left.
+    Race,
+    /// Successive halving over an iteration limit.
+    Iterations(Halving),
+    /// Successive halving over a budget of known length: the budget is split evenly
+    /// over the phases, and the round that ends a phase's share halves the field.
+    Time {
+        /// ceil(log2 K) for K candidates.
+        phases: u32,
+        /// Phases ended so far.
+        ended: u32,
+    },
+}
+
+impl Schedule {
+    /// Successive halving when the settings ask for it and the search knows its total
+    /// work in advance (an iteration limit, or a budget of known length); else the race.
+    fn new(
+        settings: &Settings,
+        limit: Limit,
+        ctx: &DecisionContext<'_>,
+        candidates: usize,
+    ) -> Schedule {
+        if !settings.halving {
+            Schedule::Race
+        } else if let Some(total) = limit.iterations {
+            Schedule::Iterations(Halving::new(total, candidates))
+        } else if limit.budget_spent(ctx).is_some() {
+            Schedule::Time {
+                phases: halving_phases(candidates) as u32,
+                ended: 0,
+            }
+        } else {
+            Schedule::Race
+        }
+    }
+}
+
+/// Phases of successive halving for `candidates`: ceil(log2 K), at least one.
+fn halving_phases(candidates: usize) -> u64 {
+    u64::from(candidates.max(2).next_power_of_two().trailing_zeros())
+}
+
 /// The schedule of successive halving: an iteration limit split evenly over the
 /// phases, each phase's share split evenly over the candidates it races.
 struct Halving {
@@ -277,9 +365,8 @@ struct Halving {
 
 impl Halving {
     fn new(total: u64, candidates: usize) -> Self {
-        let phases = u64::from(candidates.max(2).next_power_of_two().trailing_zeros());
         let mut halving = Halving {
-            per_phase: total / phases,
+            per_phase: total / halving_phases(candidates),
             phase_end: 0,
         };
         halving.phase_end = halving.rounds_per_phase(candidates);
@@ -476,7 +563,7 @@ mod tests {
                 &settings,
                 Limit {
                     iterations: Some(limit),
-                    deadline: None,
+                    budget: None,
                 },
                 &Guide {
                     weight: &|_| 1.0,
@@ -509,7 +596,7 @@ mod tests {
             &settings,
             Limit {
                 iterations: Some(37),
-                deadline: None,
+                budget: None,
             },
             &Guide {
                 weight: &|_| 1.0,
@@ -537,7 +624,7 @@ mod tests {
                 &settings,
                 Limit {
                     iterations: Some(400),
-                    deadline: None,
+                    budget: None,
                 },
                 &Guide {
                     weight: &|_| 1.0,
@@ -580,7 +667,7 @@ mod tests {
             &settings,
             Limit {
                 iterations: None,
-                deadline: Some(Instant::now() + std::time::Duration::from_millis(5)),
+                budget: Some(OwnBudget::starting_now(std::time::Duration::from_millis(5))),
             },
             &Guide {
                 weight: &|_| 1.0,
@@ -590,6 +677,54 @@ mod tests {
         )
         .unwrap();
         assert!(result.iterations > 0);
+    }
+
+    #[test]
+    fn successive_halving_over_a_budget_ends_a_phase_at_each_share_of_it() {
+        let settings = Settings {
+            halving: true,
+            ..Settings::default()
+        };
+        // Three candidates (taking 1 listed twice): two phases of half the budget each.
+        let three_candidates = |ctx: &mut DecisionContext<'_>| {
+            search::<Nim>(
+                &pile(4),
+                0,
+                ctx,
+                &settings,
+                Limit::default(),
+                &Guide {
+                    weight: &|_| 1.0,
+                    playout: &random_playout,
+                    candidates: Some(&[1, 2, 1]),
+                },
+            )
+            .unwrap()
+        };
+        // A clock that advances one hundredth of the budget each time it is read: the
+        // search reads it once to plan and once after every round.
+        let reads = std::sync::atomic::AtomicU32::new(0);
+        let spent = || {
+            let read = reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            f64::from(read) / 100.0
+        };
+        let stop = || reads.load(std::sync::atomic::Ordering::Relaxed) >= 100;
+        let result =
+            three_candidates(&mut DecisionContext::new(7, &stop).with_budget_spent(&spent));
+        // Half the budget is spent after round 49: the worst of three leaves; the
+        // whole of it after round 99, and the better of the two left is the answer.
+        let mut visits: Vec<u64> = result.candidates.iter().map(|c| c.visits).collect();
+        visits.sort_unstable();
+        assert_eq!(visits, [49, 99, 99], "{result:?}");
+        assert_eq!(result.iterations, 49 * 3 + 50 * 2);
+        assert_eq!(result.decision, 1, "{result:?}");
+        assert_eq!(result.candidates.iter().filter(|c| c.in_race).count(), 1);
+        // Without a budget of known length, the race runs: the losing move leaves it.
+        let checks = std::sync::atomic::AtomicU32::new(0);
+        let stop = || checks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 3000;
+        let race = three_candidates(&mut DecisionContext::new(7, &stop));
+        assert!(!race.candidates[1].in_race, "{race:?}");
+        assert!(race.candidates[1].visits >= 8, "{race:?}");
     }
 
     #[test]
@@ -629,7 +764,7 @@ mod tests {
                 &settings,
                 Limit {
                     iterations: Some(10_000),
-                    deadline: None,
+                    budget: None,
                 },
                 &Guide {
                     weight: &|_| 1.0,

@@ -157,8 +157,11 @@ impl BotHandler {
             let _permit = permit;
             let _in_flight = m::InFlight::enter();
             let stop = move || cancel.load(Ordering::Relaxed) || Instant::now() >= stop_at;
-            let mut ctx = DecisionContext::new(seed, &stop).with_max_iterations(max_iterations);
             let t0 = Instant::now();
+            let spent = move || crate::bot::budget_share(t0, stop_at);
+            let mut ctx = DecisionContext::new(seed, &stop)
+                .with_budget_spent(&spent)
+                .with_max_iterations(max_iterations);
             if let Some(hook) = fault_hook {
                 hook(FaultPoint::Decide, Some(seed));
             }

@@ -142,9 +142,14 @@ impl Decider {
     }
 
     fn decide(&self, view: &DaifugoView, seed: u64, budget: Option<Duration>) -> DaifugoDecision {
-        let deadline = budget.map(|b| Instant::now() + b);
+        let start = Instant::now();
+        let deadline = budget.map(|b| start + b);
         let stop = move || deadline.is_some_and(|d| Instant::now() >= d);
+        let spent = move || deadline.map_or(0.0, |d| crate::bot::budget_share(start, d));
         let mut ctx = DecisionContext::new(seed, &stop);
+        if deadline.is_some() {
+            ctx = ctx.with_budget_spent(&spent);
+        }
         match self {
             Decider::Local(policy) => policy.decide(view, &mut ctx),
             Decider::Remote(remote, difficulty) => {

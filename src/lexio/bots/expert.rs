@@ -1,6 +1,6 @@
-//! Lexio's EXPERT: the shared search (`crate::search`), by successive halving when it
-//! has an iteration limit, with the easy rule as its playout policy, and deals weighted
-//! by what passes on single tricks say.
+//! Lexio's EXPERT: the shared search (`crate::search`) by successive halving, with the
+//! easy rule as its playout policy, and deals weighted by what passes on single tricks
+//! say.
 
 use super::easy::easy_action;
 use crate::game::Simulation;
@@ -80,7 +80,7 @@ mod tests {
     }
 
     #[test]
-    fn an_iteration_limit_is_spent_by_halving_and_a_budget_alone_races() {
+    fn an_iteration_limit_is_spent_by_halving_and_a_bare_stop_check_races() {
         use crate::bot::DecisionContext;
         use crate::game::{Game, Policy};
         use crate::search::ExpertBot;
@@ -98,8 +98,8 @@ mod tests {
         assert!(done <= 3000 && 3000 - done < 2 * candidates, "{done}");
         let contenders = explained.iter().filter(|e| e.terms[4].1 == 1.0).count();
         assert_eq!(contenders, 1);
-        // On a budget alone (here: 3000 stop checks) the race runs and stops when it is
-        // decided or the budget ends.
+        // With a stop check but no share of the budget to plan by (here: 3000 checks),
+        // the race runs and stops when it is decided or the budget ends.
         let checks = std::sync::atomic::AtomicU32::new(0);
         let stop = || checks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 3000;
         let mut budgeted = DecisionContext::new(9, &stop);
