@@ -80,6 +80,10 @@ pub struct PlaygroundArgs {
     /// Minutes after which a table nobody asked about is dropped, at least 1.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_minutes: u64,
+    /// Playouts per EXPERT decision, 1 to 1,000,000 (default: each game's own number,
+    /// the arena's `expert`). More plays stronger and makes each EXPERT move slower.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub expert_iterations: Option<u64>,
 }
 
 /// The playground's limits and bots.
@@ -183,6 +187,7 @@ pub fn run(args: &PlaygroundArgs) -> Result<(), ToolError> {
         max_tables: usize::from(args.max_tables),
         idle: Duration::from_secs(args.idle_minutes.saturating_mul(60)),
         remote,
+        expert_iterations: args.expert_iterations,
         ..Config::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
