@@ -95,6 +95,15 @@ fn sizes_that_give_no_answer_are_usage_errors() {
         64,
         &["--deals"],
     );
+    // The bad address after it makes a playground that took the count exit too,
+    // rather than serve.
+    for playouts in ["0", "1000001"] {
+        refused(
+            &["playground", "--expert-iterations", playouts, "--addr", "-"],
+            64,
+            &["--expert-iterations", "1..=1000000"],
+        );
+    }
 }
 
 #[test]
