@@ -15,7 +15,7 @@ use std::time::Instant;
 
 fn legal_follows(c: &mut Criterion) {
     let table = Play::new(Rank::new(12).unwrap(), 3, 0).unwrap();
-    // Golden: the whole deck has 30 follows to 12x3 (tests/golden/dalmuti_perft.txt).
+    // Golden: the whole deck has 30 follows to 12x3 (crates/climbot-core/tests/golden/dalmuti_perft.txt).
     assert_eq!(count_legal_plays(Cards::FULL_DECK, Some(table)), 30);
     let mut list = PlayList::new();
     c.bench_function("dalmuti/legal_follows_deck_on_12x3", |b| {

@@ -22,13 +22,21 @@ LEVELS = [bot_pb2.DIFFICULTY_EASY, bot_pb2.DIFFICULTY_NORMAL,
 def main(addr, payload_dir):
     stub = bot_pb2_grpc.BotServiceStub(grpc.insecure_channel(addr))
     for path in sorted(pathlib.Path(payload_dir).glob("*.bin")):
-        if path.name.endswith(".h2load.bin") or path.name.startswith("health"):
+        # Plain requests only: not the framed copies for h2load and ghz
+        # (`*.h2load.bin`, `*.ghz.bin`), nor the health check's.
+        if len(path.suffixes) > 1 or path.name.startswith("health"):
             continue
         request = bot_pb2.SelectPlayRequest.FromString(path.read_bytes())
         for level in LEVELS:
             request.difficulty = level
-            # A budget generous enough that no search is cut short by the clock.
+            # A budget generous enough that no search is cut short by the clock, and a
+            # fixed number of playouts, so that EXPERT's answer does not follow the clock
+            # (Lexio's successive halving over a budget does).
             request.budget_ms = 5000
+            if level == bot_pb2.DIFFICULTY_EXPERT:
+                request.max_iterations = 2000
+            else:
+                request.ClearField("max_iterations")
             try:
                 response = stub.SelectPlay(request, timeout=30)
                 decision = text_format.MessageToString(response.decision, as_one_line=True)

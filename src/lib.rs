@@ -9,16 +9,14 @@
 #![forbid(unsafe_code)]
 
 pub mod arena;
-pub mod bot;
-pub mod daifugo;
-pub mod dalmuti;
-pub mod game;
-pub mod lexio;
 pub mod loadtest;
 pub mod pb;
 pub mod playground;
-pub mod search;
 pub mod service;
-pub mod stats;
 pub mod tools;
 pub mod uecda;
+
+// The games, their bots, the search and the statistics live in the `climbot-core`
+// crate; they are re-exported under their old names so that `climbot::lexio` and
+// `crate::lexio` keep meaning what they did.
+pub use climbot_core::{bot, daifugo, dalmuti, game, lexio, search, stats};

@@ -23,7 +23,7 @@ fn the_committed_table_regenerates_byte_for_byte() {
     assert!(
         text == TABLE_TEXT,
         "`climbot tables lexio-safety --deals {deals} --seed {seed}` no longer yields \
-         src/lexio/safety_table.txt; regenerate it and review the change"
+         crates/climbot-core/src/lexio/safety_table.txt; regenerate it and review the change"
     );
 }
 
