@@ -12,8 +12,9 @@
 
 use climbot::bot::DecisionContext;
 use climbot::game::Policy;
+use climbot::learn::Learnable;
 use climbot::pb;
-use climbot::search::{ExpertBot, Searchable};
+use climbot::search::{ExpertBot, PlayoutPolicy};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -26,9 +27,10 @@ const PLAYOUTS: u64 = 1000;
 /// Plays `n` playouts from the view's position (a fresh deal each, the first legal
 /// candidate first) and returns the time spent in the playouts themselves (the copy of
 /// the position and the play to the end, not the deal).
-fn time_playouts<G: Searchable>(view: &G::View, n: u32, random: bool) -> Duration {
+fn time_playouts<G: Learnable>(view: &G::View, n: u32, playout: PlayoutPolicy) -> Duration {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut buffer = Vec::new();
+    let mut scratch = climbot::learn::Scratch::new();
     let first = G::legal_decisions(view)[0];
     let mut spent = Duration::ZERO;
     for _ in 0..n {
@@ -38,11 +40,19 @@ fn time_playouts<G: Searchable>(view: &G::View, n: u32, random: bool) -> Duratio
         let mut position = start_position.clone();
         G::apply(&mut position, first);
         while G::to_act(&position).is_some() {
-            let action = if random {
-                climbot::game::random_action::<G>(&position, &mut rng, &mut buffer)
-                    .expect("the hand runs")
-            } else {
-                G::playout_action(&position, &mut rng, &mut buffer)
+            let action = match playout {
+                PlayoutPolicy::Random => {
+                    climbot::game::random_action::<G>(&position, &mut rng, &mut buffer)
+                        .expect("the hand runs")
+                }
+                PlayoutPolicy::Rule => G::playout_action(&position, &mut rng, &mut buffer),
+                PlayoutPolicy::Learned { temperature } => climbot::learn::act::<G>(
+                    G::trained(&position),
+                    &position,
+                    temperature,
+                    &mut rng,
+                    &mut scratch,
+                ),
             };
             G::apply(&mut position, action);
         }
@@ -52,7 +62,7 @@ fn time_playouts<G: Searchable>(view: &G::View, n: u32, random: bool) -> Duratio
     spent
 }
 
-fn bench_game<G: Searchable>(c: &mut Criterion, label: &str, view: G::View) {
+fn bench_game<G: Learnable>(c: &mut Criterion, label: &str, view: G::View) {
     let bot = ExpertBot::<G>::with_iterations(PLAYOUTS)
         .with_override("z=inf")
         .expect("a valid override");
@@ -80,9 +90,12 @@ fn bench_game<G: Searchable>(c: &mut Criterion, label: &str, view: G::View) {
     );
 
     let n = 20_000;
-    let playouts = time_playouts::<G>(&view, n, false);
-    let per_playout = playouts.as_secs_f64() / f64::from(n);
-    let per_random = time_playouts::<G>(&view, n, true).as_secs_f64() / f64::from(n);
+    let per = |playout| time_playouts::<G>(&view, n, playout).as_secs_f64() / f64::from(n);
+    let per_playout = per(PlayoutPolicy::Rule);
+    let per_random = per(PlayoutPolicy::Random);
+    let per_learned = per(PlayoutPolicy::Learned {
+        temperature: climbot::search::expert::DEFAULT_TEMPERATURE,
+    });
     // What a search does besides playouts: one deal and one position per round.
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let start = Instant::now();
@@ -100,13 +113,16 @@ fn bench_game<G: Searchable>(c: &mut Criterion, label: &str, view: G::View) {
     let per_decision = start.elapsed().as_secs_f64() / decisions as f64;
     println!(
         "{label}: {candidates} candidates; {:.0} playouts/s on one core ({:.1} µs each; \
-         random playouts {:.0}/s, {:.1} µs each); \
+         random playouts {:.0}/s, {:.1} µs each; learned-policy playouts {:.0}/s, \
+         {:.1} µs each); \
          a {PLAYOUTS}-playout decision {:.2} ms, of which deals and positions {:.1}% \
          ({:.1} µs a round), the rest playouts and bookkeeping",
         1.0 / per_playout,
         per_playout * 1e6,
         1.0 / per_random,
         per_random * 1e6,
+        1.0 / per_learned,
+        per_learned * 1e6,
         per_decision * 1e3,
         100.0 * per_round * rounds / per_decision,
         per_round * 1e6
@@ -137,7 +153,7 @@ fn thread_cpu_time() -> Duration {
 /// which on this kind of machine takes a vCPU away for several milliseconds now and
 /// then, idle or not. The thread's own CPU time leaves both out, which is what the
 /// assertion is about.
-fn check_budget<G: Searchable>(label: &str, view: &G::View) {
+fn check_budget<G: Learnable>(label: &str, view: &G::View) {
     let bot = ExpertBot::<G>::served()
         .with_override("z=inf")
         .expect("a valid override");

@@ -39,6 +39,8 @@ enum Command {
     Arena(climbot::arena::cli::ArenaArgs),
     /// Every pair of levels in duplicate matches, and one rating per level.
     Ladder(climbot::arena::cli::LadderArgs),
+    /// Fit a game's learned policy to a teacher bot's decisions in self-play.
+    Train(climbot::tools::train::TrainArgs),
     /// Play many rounds between easy bots, checking every action and invariant.
     #[command(subcommand)]
     Selfplay(SelfplayCommand),
@@ -117,6 +119,7 @@ fn main() -> ExitCode {
         }),
         Command::Arena(args) => report(climbot::arena::cli::arena(args)),
         Command::Ladder(args) => report(climbot::arena::cli::ladder(args)),
+        Command::Train(args) => report(climbot::tools::train::train(&args)),
         Command::Selfplay(cmd) => report(match cmd {
             SelfplayCommand::Lexio(args) => climbot::tools::lexio::selfplay(args),
             SelfplayCommand::Dalmuti(args) => climbot::tools::dalmuti::run_selfplay(&args),
@@ -173,6 +176,13 @@ fn serve(args: &ServeArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    // Every learned policy is compiled in; one whose weights do not fit this build's
+    // features stops the start here, with the file and the reason, rather than at the
+    // first search that needs it. Loading them now also spares the first call.
+    if let Err(message) = climbot::learn::check_shipped() {
+        eprintln!("climbot: {message}");
+        return ExitCode::from(EXIT_FAILURE);
+    }
     init_tracing(args.log_format, &args.log_filter);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

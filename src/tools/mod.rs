@@ -1,5 +1,5 @@
-//! The offline tools behind `climbot stats`, `climbot selfplay`, `climbot tables` and
-//! `climbot proto`: their command lines, the Monte Carlo statistics, the table
+//! The offline tools behind `climbot stats`, `climbot selfplay`, `climbot tables`,
+//! `climbot train` and `climbot proto`: their command lines, the Monte Carlo statistics, the table
 //! generators and the API's descriptor set. They drive the game modules from outside
 //! (threads, clocks, JSON); the game modules never call back into them.
 
@@ -11,6 +11,7 @@ pub mod lexio_safety;
 pub mod lexio_stats;
 pub mod progress;
 pub mod proto;
+pub mod train;
 
 /// Exit code of a command line that makes no sense: an unknown flag, a value out of
 /// range, a flag that does not apply to the game (`EX_USAGE` of sysexits.h).

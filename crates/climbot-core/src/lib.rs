@@ -43,6 +43,7 @@ pub mod bot;
 pub mod daifugo;
 pub mod dalmuti;
 pub mod game;
+pub mod learn;
 pub mod lexio;
 pub mod search;
 pub mod stats;

@@ -9,6 +9,7 @@
 pub mod bots;
 pub mod cards;
 pub mod decision;
+pub mod features;
 pub mod knowledge;
 pub mod moves;
 pub mod plan;

@@ -3,6 +3,7 @@
 
 pub mod bots;
 pub mod combos;
+pub mod features;
 pub mod knowledge;
 pub mod moves;
 pub mod plan;

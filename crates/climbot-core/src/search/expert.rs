@@ -6,8 +6,13 @@
 use super::{Guide, Limit, SearchResult, Settings, TreeSettings, search};
 use crate::bot::{DecisionContext, Difficulty, Explained};
 use crate::game::{Game, Policy, Simulation};
+use crate::learn::Learnable;
 use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
 use std::marker::PhantomData;
+
+/// The softmax temperature of the trained policy in playouts, unless set.
+pub const DEFAULT_TEMPERATURE: f64 = 1.0;
 
 /// The weight of a deal given what a seat knows (see [`Searchable::deal_weight`]).
 pub type DealWeight<'v, G> = Box<dyn Fn(&<G as Simulation>::Deal) -> f64 + 'v>;
@@ -65,6 +70,21 @@ pub trait Searchable: Simulation {
     }
 }
 
+/// How a search's playouts choose the actions of the seats.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlayoutPolicy {
+    /// The game's hand-written playout rule ([`Searchable::playout_action`]).
+    Rule,
+    /// Uniformly random legal actions (to measure what a policy is worth).
+    Random,
+    /// The game's trained policy ([`Learnable::trained`]), sampled at this softmax
+    /// temperature.
+    Learned {
+        /// The softmax temperature (0: always the policy's best decision).
+        temperature: f64,
+    },
+}
+
 /// The EXPERT bot of game `G`.
 pub struct ExpertBot<G> {
     /// The bot's name in reports.
@@ -79,9 +99,8 @@ pub struct ExpertBot<G> {
     pub budget: Option<std::time::Duration>,
     /// Deals drawn uniformly, ignoring the game's knowledge (for ablation).
     pub uniform_deals: bool,
-    /// Playouts by uniformly random legal actions instead of the game's playout rule
-    /// (for measuring what the rule is worth).
-    pub random_playouts: bool,
+    /// How playouts choose their actions.
+    pub playout: PlayoutPolicy,
     /// See [`Searchable::ANCHOR_Z`] (`anchor=X`).
     pub anchor_z: f64,
     /// See [`Searchable::SHORTLIST`] (`shortlist=k`).
@@ -89,7 +108,7 @@ pub struct ExpertBot<G> {
     game: PhantomData<fn() -> G>,
 }
 
-impl<G: Searchable> ExpertBot<G> {
+impl<G: Learnable> ExpertBot<G> {
     /// The served level: runs until the budget (or the request's iteration limit).
     pub const fn served() -> Self {
         ExpertBot {
@@ -105,7 +124,7 @@ impl<G: Searchable> ExpertBot<G> {
             },
             budget: None,
             uniform_deals: false,
-            random_playouts: false,
+            playout: PlayoutPolicy::Rule,
             anchor_z: G::ANCHOR_Z,
             shortlist: G::SHORTLIST,
             game: PhantomData,
@@ -126,7 +145,10 @@ impl<G: Searchable> ExpertBot<G> {
     /// `expand_after=N` (playouts through a tree node before it is expanded; 0: no tree
     /// below the candidates), `c=X` (the tree's exploration weight), `prior=X` (the
     /// prior mass on the playout policy's action), `random_playouts=1` (uniformly
-    /// random playouts instead of the game's playout rule), `anchor=X` (the standard
+    /// random playouts instead of the game's playout rule), `learned=1` (playouts by
+    /// the game's trained policy; `learned=0`: by its hand-written rule),
+    /// `temperature=X` (the trained policy's softmax temperature in playouts; implies
+    /// `learned=1`), `anchor=X` (the standard
     /// errors the search needs to overrule the evaluation bot; 0: never defer to it),
     /// `halving=1` (successive halving over the known work instead of the race; 0: the
     /// race).
@@ -148,7 +170,19 @@ impl<G: Searchable> ExpertBot<G> {
             "halving" => self.settings.halving = value != 0.0,
             "deal_tries" => self.settings.deal_tries = whole()? as u32,
             "uniform" => self.uniform_deals = value != 0.0,
-            "random_playouts" => self.random_playouts = value != 0.0,
+            "random_playouts" if value != 0.0 => self.playout = PlayoutPolicy::Random,
+            "random_playouts" | "learned" if value == 0.0 => self.playout = PlayoutPolicy::Rule,
+            "learned" => {
+                self.playout = PlayoutPolicy::Learned {
+                    temperature: match self.playout {
+                        PlayoutPolicy::Learned { temperature } => temperature,
+                        _ => DEFAULT_TEMPERATURE,
+                    },
+                }
+            }
+            "temperature" if value >= 0.0 => {
+                self.playout = PlayoutPolicy::Learned { temperature: value }
+            }
             "anchor" if value >= 0.0 => self.anchor_z = value,
             "shortlist" => self.shortlist = value as usize,
             "expand_after" => self.settings.tree.expand_after = value as u32,
@@ -161,7 +195,7 @@ impl<G: Searchable> ExpertBot<G> {
     }
 }
 
-impl<G: Searchable> ExpertBot<G> {
+impl<G: Learnable> ExpertBot<G> {
     fn run(
         &self,
         view: &G::View,
@@ -183,6 +217,20 @@ impl<G: Searchable> ExpertBot<G> {
             ..self.settings
         };
         let weight = |deal: &G::Deal| knowledge.as_ref().map_or(1.0, |w| w(deal));
+        let temperature = match self.playout {
+            PlayoutPolicy::Learned { temperature } => temperature,
+            _ => DEFAULT_TEMPERATURE,
+        };
+        let scratch = RefCell::new(crate::learn::Scratch::new());
+        let learned = |position: &G::Position, rng: &mut ChaCha8Rng, _: &mut Vec<G::Decision>| {
+            crate::learn::act::<G>(
+                G::trained(position),
+                position,
+                temperature,
+                rng,
+                &mut scratch.borrow_mut(),
+            )
+        };
         // The evaluation bot's view of the candidates, taken before the search so that
         // nothing but answering follows the budget: its choice (the anchor) and its
         // ranking (the shortlist).
@@ -206,10 +254,10 @@ impl<G: Searchable> ExpertBot<G> {
             limit,
             &Guide {
                 weight: &weight,
-                playout: if self.random_playouts {
-                    &random_playout::<G>
-                } else {
-                    &G::playout_action
+                playout: match self.playout {
+                    PlayoutPolicy::Rule => &G::playout_action,
+                    PlayoutPolicy::Random => &random_playout::<G>,
+                    PlayoutPolicy::Learned { .. } => &learned,
                 },
                 candidates: shortlist.as_deref(),
             },
@@ -267,7 +315,7 @@ fn answer_without_search<G: Searchable>(
     }
 }
 
-impl<G: Searchable> Policy<G> for ExpertBot<G> {
+impl<G: Learnable> Policy<G> for ExpertBot<G> {
     fn name(&self) -> &'static str {
         self.name
     }
@@ -328,16 +376,22 @@ impl<G: Searchable> Policy<G> for ExpertBot<G> {
     }
 }
 
-/// The EXPERT bot by arena name: `expert` with overrides, e.g. `expert/iterations=400`.
-pub fn by_name<G: Searchable>(name: &str) -> Option<Result<ExpertBot<G>, String>> {
+/// The EXPERT bot by arena name: `expert` with overrides, e.g. `expert/iterations=400`,
+/// or `expert-v1`, the search as it was before it learned (playouts by the game's
+/// hand-written rule), kept to measure the learned search against.
+pub fn by_name<G: Learnable>(name: &str) -> Option<Result<ExpertBot<G>, String>> {
     let mut parts = name.split('/');
-    if parts.next()? != "expert" {
-        return None;
-    }
-    Some(parts.try_fold(
-        ExpertBot::with_iterations(G::DEFAULT_ITERATIONS),
-        |bot, part| bot.with_override(part),
-    ))
+    let bot = match parts.next()? {
+        "expert" => ExpertBot::with_iterations(G::DEFAULT_ITERATIONS),
+        "expert-v1" => {
+            let mut bot = ExpertBot::with_iterations(G::DEFAULT_ITERATIONS);
+            bot.name = "expert-v1";
+            bot.playout = PlayoutPolicy::Rule;
+            bot
+        }
+        _ => return None,
+    };
+    Some(parts.try_fold(bot, |bot, part| bot.with_override(part)))
 }
 
 impl<G: Game> std::fmt::Debug for ExpertBot<G> {

@@ -30,7 +30,7 @@ use crate::game::{Simulation, determinize};
 pub mod expert;
 mod tree;
 
-pub use expert::{DealWeight, ExpertBot, Searchable};
+pub use expert::{DealWeight, ExpertBot, PlayoutPolicy, Searchable};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 pub use tree::TreeSettings;
@@ -102,11 +102,12 @@ pub struct SearchResult<D> {
 
 /// A playout policy: the action of the seat to act in a playout, from the position
 /// (it may draw from the generator and use the buffer for the legal actions).
-pub type Playout<G> = dyn Fn(
-    &<G as Simulation>::Position,
-    &mut ChaCha8Rng,
-    &mut Vec<<G as crate::game::Game>::Decision>,
-) -> <G as crate::game::Game>::Decision;
+pub type Playout<'a, G> = dyn Fn(
+        &<G as Simulation>::Position,
+        &mut ChaCha8Rng,
+        &mut Vec<<G as crate::game::Game>::Decision>,
+    ) -> <G as crate::game::Game>::Decision
+    + 'a;
 
 /// Running statistics of one candidate: its outcome on each completed round.
 struct Runner {
@@ -179,7 +180,7 @@ pub struct Guide<'a, G: Simulation> {
     /// The knowledge hook of [`determinize`]: the weight of a deal.
     pub weight: &'a dyn Fn(&G::Deal) -> f64,
     /// The action of the seat to act in a playout (it may draw from the generator).
-    pub playout: &'a Playout<G>,
+    pub playout: &'a Playout<'a, G>,
     /// The candidates to search, if not every legal decision (each must be legal).
     pub candidates: Option<&'a [G::Decision]>,
 }

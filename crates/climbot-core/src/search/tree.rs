@@ -124,7 +124,7 @@ impl<D: Copy + Eq> Tree<D> {
         position: &mut G::Position,
         settings: &TreeSettings,
         max_actions: u32,
-        playout: &Playout<G>,
+        playout: &Playout<'_, G>,
         rng: &mut ChaCha8Rng,
         scratch: &mut Scratch<D>,
     ) where

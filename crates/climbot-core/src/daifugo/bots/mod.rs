@@ -52,6 +52,9 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Daifugo>> {
 /// only the last k log entries; `memory=all` the whole log), `passes=0|1` (read passes
 /// as evidence) and `pass_factor=x`. `None` for an unknown name or a bad override.
 pub fn by_name(name: &str) -> Option<Box<dyn Policy<Daifugo>>> {
+    if let Some(policy) = crate::learn::PolicyBot::<Daifugo>::by_name(name) {
+        return policy.ok().map(|b| Box::new(b) as Box<dyn Policy<Daifugo>>);
+    }
     if let Some(expert) = crate::search::expert::by_name::<Daifugo>(name) {
         return expert.ok().map(|b| Box::new(b) as Box<dyn Policy<Daifugo>>);
     }
@@ -87,8 +90,9 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Daifugo>>> {
 
 impl Game for Daifugo {
     const NAME: &'static str = "daifugo";
-    const BOT_NAMES: &'static str = "easy, normal, hard, expert, singles, random; hard and normal take overrides like \
-         hard/tempo=0/memory=6, expert like expert/iterations=400";
+    const BOT_NAMES: &'static str = "easy, normal, hard, expert, expert-v1, policy, singles, random; hard and normal take \
+         overrides like hard/tempo=0/memory=6, expert like expert/iterations=400, policy like \
+         policy/temperature=0.5";
     type View = DaifugoView;
     type Decision = DaifugoDecision;
 

@@ -20,6 +20,9 @@ use crate::search::ExpertBot;
 /// and `memory=n` tricks, 0 = full memory). `None` for an unknown name or a bad
 /// override. `expert` takes the search's overrides (`expert/iterations=400`).
 pub fn by_name(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
+    if let Some(policy) = crate::learn::PolicyBot::<Dalmuti>::by_name(name) {
+        return policy.ok().map(|b| Box::new(b) as Box<dyn Policy<Dalmuti>>);
+    }
     if let Some(expert) = crate::search::expert::by_name::<Dalmuti>(name) {
         return expert.ok().map(|b| Box::new(b) as Box<dyn Policy<Dalmuti>>);
     }
@@ -91,8 +94,7 @@ static EXPERT: ExpertBot<Dalmuti> = ExpertBot::served();
 
 impl Game for Dalmuti {
     const NAME: &'static str = "dalmuti";
-    const BOT_NAMES: &'static str =
-        "easy, hard, normal, expert, singles, random, hard/weight=value, expert/iterations=N";
+    const BOT_NAMES: &'static str = "easy, hard, normal, expert, expert-v1, policy, singles, random, hard/weight=value, expert/iterations=N, policy/temperature=X";
     type View = DalmutiView;
     type Decision = DalmutiDecision;
 

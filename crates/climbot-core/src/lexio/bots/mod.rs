@@ -38,6 +38,9 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Lexio>> {
 /// `memory=all`; `expert` takes the search's overrides (`expert/iterations=400`, see
 /// [`crate::search::ExpertBot::with_override`]).
 pub fn by_name(name: &str) -> Option<Box<dyn Policy<Lexio>>> {
+    if let Some(policy) = crate::learn::PolicyBot::<Lexio>::by_name(name) {
+        return policy.ok().map(|b| Box::new(b) as Box<dyn Policy<Lexio>>);
+    }
     if let Some(expert) = crate::search::expert::by_name::<Lexio>(name) {
         return expert.ok().map(|b| Box::new(b) as Box<dyn Policy<Lexio>>);
     }
@@ -65,7 +68,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Lexio>>> {
 
 impl Game for Lexio {
     const NAME: &'static str = "lexio";
-    const BOT_NAMES: &'static str = "easy, normal, hard, expert, flat, singles, random; normal and hard take overrides like hard/tempo=0, expert like expert/iterations=400";
+    const BOT_NAMES: &'static str = "easy, normal, hard, expert, expert-v1, policy, flat, singles, random; normal and hard take overrides like hard/tempo=0, expert like expert/iterations=400, policy like policy/temperature=0.5";
     type View = LexioView;
     type Decision = Action;
 
