@@ -226,6 +226,12 @@ def check_seats(driver, name):
     return drawn["deal"], own
 
 
+def check_table_owner(driver, name):
+    """The play to beat says who played it (in every game, Dalmuti's included)."""
+    for owner in driver.find_elements(By.CSS_SELECTOR, "#table-play .owner"):
+        assert owner.text.endswith("played"), f"{name}: the table says {owner.text!r}"
+
+
 def play_human_table(driver, out, name, deals=1):
     turns = refused = 0
     phone_taken = False
@@ -240,6 +246,7 @@ def play_human_table(driver, out, name, deals=1):
         deal, seat = retry(lambda: check_seats(driver, name))
         seats_by_deal.setdefault(deal, seat)
         refused += retry(lambda: check_refusals(driver))
+        retry(lambda: check_table_owner(driver, name))
         if turns == 2:
             shot(driver, out, f"{name}-1280x800")
         if turns == 3 and not phone_taken:
