@@ -365,7 +365,8 @@ fn main() {
 
     let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
     let mean = |a: u64, b: u64| a as f64 / b.max(1) as f64;
-    let ci = climbot::stats::mean_ci95(&block_place_sum);
+    // A mean place lies in 1..=players.
+    let ci = climbot::stats::mean_ci95(&block_place_sum, (1.0, players as f64));
     println!(
         "{lone} alone vs {field} field, {players} players, {hands} hands, {blocks} blocks, seed {seed}"
     );

@@ -10,6 +10,14 @@ own seats (Dalmuti's players change seats after the first hand), opens a bot's
 explanation, steps and plays a bot-only table, and saves screenshots at 1280x800 and at
 a phone's 390x844.
 
+Then the renderer over many seeded bot-only tables, every level in the seats: for each
+game (and Daifugo preset) tables opened by their address (`#table=ID`) are run by the
+bots to the end, every move's "why?" is opened, and the run fails on any console error,
+any error shown on the page, an explanation without its legend or a table without its
+final standings. The tables' moves must between them show every card (and tile) kind,
+every Lexio combination, the lone and the declared Daifugo joker, Daifugo revolutions and
+exchanges, and Dalmuti tax returns and revolution choices.
+
 Usage: playground_browser.py --bin target/debug/climbot --out DIR
 """
 
@@ -21,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import json
 import urllib.request
 
 from selenium import webdriver
@@ -43,7 +52,8 @@ def free_port():
 def start_playground(binary):
     port = free_port()
     server = subprocess.Popen(
-        [binary, "playground", "--addr", f"127.0.0.1:{port}"],
+        # Few playouts per EXPERT move: the renderer is under test, not the search.
+        [binary, "playground", "--addr", f"127.0.0.1:{port}", "--expert-iterations", "40"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -77,6 +87,7 @@ def browser(profile):
         f"--window-size={DESKTOP[0]},{DESKTOP[1]}",
     ]:
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_window_size(*DESKTOP)
@@ -215,6 +226,12 @@ def check_seats(driver, name):
     return drawn["deal"], own
 
 
+def check_table_owner(driver, name):
+    """The play to beat says who played it (in every game, Dalmuti's included)."""
+    for owner in driver.find_elements(By.CSS_SELECTOR, "#table-play .owner"):
+        assert owner.text.endswith("played"), f"{name}: the table says {owner.text!r}"
+
+
 def play_human_table(driver, out, name, deals=1):
     turns = refused = 0
     phone_taken = False
@@ -229,6 +246,7 @@ def play_human_table(driver, out, name, deals=1):
         deal, seat = retry(lambda: check_seats(driver, name))
         seats_by_deal.setdefault(deal, seat)
         refused += retry(lambda: check_refusals(driver))
+        retry(lambda: check_table_owner(driver, name))
         if turns == 2:
             shot(driver, out, f"{name}-1280x800")
         if turns == 3 and not phone_taken:
@@ -338,10 +356,161 @@ def watch_table(driver, url, out):
     print(f"  watch: {log_length(driver)} moves stepped and played")
 
 
+# Bot-only tables: (game, levels, seed, rules, rounds). Every level sits at every game;
+# the first Daifugo table is the one whose lone joker once stopped the page.
+BOT_TABLES = [
+    ("lexio", ["easy", "normal", "hard"], 11, None, 2),
+    ("lexio", ["expert", "hard", "normal", "easy"], 12, None, 2),
+    ("lexio", ["hard", "expert", "easy", "normal", "hard"], 13, None, 2),
+    ("lexio", ["hard", "expert", "easy", "normal", "hard"], 15, None, 2),
+    ("daifugo", ["hard", "easy", "normal", "hard", "expert"], 21, "uecda", 2),
+    ("daifugo", ["easy", "normal", "hard", "expert"], 22, "house", 3),
+    ("daifugo", ["expert", "hard", "normal", "easy", "hard", "normal"], 23, "house", 2),
+    ("daifugo", ["normal", "expert", "hard"], 24, "uecda", 3),
+    ("dalmuti", ["easy", "normal", "hard", "expert"], 35, None, 3),
+    ("dalmuti", ["hard", "expert", "normal", "easy", "hard", "normal"], 32, None, 2),
+]
+
+
+def api(url, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url.rstrip("/") + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def seen_kinds(game, rules, moves):
+    """What the moves show: card kinds, combinations and the special moves."""
+    kinds = set()
+    for move in moves:
+        d = move["decision"][game]
+        if game == "lexio":
+            play = d.get("play")
+            if play:
+                kinds.add(play["combination"])
+                kinds.update(f"tile {t['number']}" for t in play["tiles"])
+        elif game == "daifugo":
+            if d.get("exchange"):
+                kinds.add("exchange")
+            play = d.get("play")
+            if play:
+                cards = play["cards"]
+                for pc in cards:
+                    card = pc["card"]
+                    kinds.add("joker" if card.get("joker") else f"rank {card['rank']}")
+                    if card.get("joker") and pc.get("declared"):
+                        kinds.add("declared joker")
+                if len(cards) == 1 and cards[0]["card"].get("joker"):
+                    kinds.add("lone joker")
+                ranks = {(pc.get("declared") or pc["card"]).get("rank") for pc in cards}
+                if len(cards) >= 4 and len(ranks) == 1:
+                    kinds.add("revolution")
+                kinds.add(f"{rules} rules")
+        else:
+            if d.get("tax_return"):
+                kinds.add("tax return")
+            if d.get("revolution") is not None:
+                kinds.add("revolution choice")
+            play = d.get("play")
+            if play:
+                if play.get("naturals"):
+                    kinds.add(f"rank {play['rank']}")
+                if play.get("jesters"):
+                    kinds.add("jester")
+    return kinds
+
+
+EXPECTED_KINDS = {
+    "lexio": {f"LEXIO_COMBINATION_{c}" for c in ["SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "FLUSH",
+                                                  "FULL_HOUSE", "FOUR_PLUS_ONE", "STRAIGHT_FLUSH"]}
+    | {f"tile {n}" for n in range(1, 16)},
+    "daifugo": {f"rank {r}" for r in range(3, 16)}
+    | {"joker", "lone joker", "declared joker", "revolution", "exchange", "house rules", "uecda rules"},
+    "dalmuti": {f"rank {r}" for r in range(1, 13)} | {"jester", "tax return", "revolution choice"},
+}
+
+# Clicks every "why?" of the log in turn and waits for each explanation; returns the
+# number opened and what went wrong.
+OPEN_EVERY_WHY = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const problems = [];
+  const buttons = Array.from(document.querySelectorAll('#log button.why'));
+  for (const button of buttons) {
+    const n = button.closest('li').value;
+    button.click();
+    const started = performance.now();
+    for (;;) {
+      const box = document.getElementById('explanation');
+      const text = box.textContent;
+      if (box.classList.contains('error')) { problems.push(`move ${n}: ${text}`); break; }
+      if (text.startsWith(`Move ${n}:`)) {
+        const table = box.querySelector('table');
+        if (table) {
+          if (!box.querySelector('dl.legend')) problems.push(`move ${n}: no legend`);
+          if (!box.querySelector('tr.chosen')) problems.push(`move ${n}: no chosen candidate`);
+          if (/undefined|NaN/.test(table.textContent)) problems.push(`move ${n}: ${table.textContent}`);
+          break;
+        }
+        if (text.includes('fixed rule')) break;
+      }
+      if (performance.now() - started > 20000) { problems.push(`move ${n}: no explanation`); break; }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  done({ opened: buttons.length, problems });
+})();
+"""
+
+
+def console_errors(driver):
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def bot_tables(driver, url):
+    """Every table of BOT_TABLES run to the end on the page, every "why?" opened."""
+    driver.set_script_timeout(600)
+    seen = {game: set() for game in EXPECTED_KINDS}
+    for game, levels, seed, rules, rounds in BOT_TABLES:
+        request = {"game": game, "players": len(levels), "levels": levels, "seed": seed,
+                   "rounds": rounds}
+        if rules:
+            request["rules"] = rules
+        table = api(url, "POST", "/api/tables", request)
+        driver.get(f"{url}#table={table['id']}")
+        WebDriverWait(driver, 30).until(lambda d: status(d) == "bot_turn")
+        driver.execute_script("document.getElementById('speed').value = 4;")
+        driver.find_element(By.ID, "autoplay").click()
+        name = f"{game} {rules or ''} seed {seed}"
+        WebDriverWait(driver, 600, poll_frequency=0.2).until(
+            lambda d: status(d) in {"over", "failed"}
+            or d.find_element(By.ID, "message").text
+        )
+        message = driver.find_element(By.ID, "message").text
+        assert not message, f"{name}: the page says {message!r}"
+        assert status(driver) == "over", f"{name}: {driver.find_element(By.ID, 'status').text}"
+        standings = driver.find_element(By.ID, "standings").text
+        assert "Final" in standings, f"{name}: no final standings: {standings!r}"
+        moves = api(url, "GET", f"/api/tables/{table['id']}")["moves"]
+        assert log_length(driver) == len(moves), f"{name}: {log_length(driver)} of {len(moves)} moves drawn"
+        opened = driver.execute_async_script(OPEN_EVERY_WHY)
+        assert not opened["problems"], f"{name}: {opened['problems'][:5]}"
+        errors = console_errors(driver)
+        assert not errors, f"{name}: console errors {errors}"
+        seen[game] |= seen_kinds(game, rules, moves)
+        print(f"  {name}: {len(moves)} moves, {opened['opened']} explanations opened")
+    for game, wanted in EXPECTED_KINDS.items():
+        missing = wanted - seen[game]
+        assert not missing, f"{game}: no table showed {sorted(missing)}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", required=True, help="the climbot binary")
     parser.add_argument("--out", required=True, help="where the screenshots go")
+    parser.add_argument("--bot-tables-only", action="store_true",
+                        help="only the bot-only tables run to the end")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     server, url = start_playground(args.bin)
@@ -351,6 +520,10 @@ def main():
     try:
         driver = browser(profile)
         print("playground browser test")
+        if args.bot_tables_only:
+            bot_tables(driver, url)
+            print(f"playground browser test: ok in {time.monotonic() - started:.0f} s")
+            return
         hand_from_the_deal(driver, url, args.out, "lexio", 4, 2, 2)
         hand_from_the_deal(driver, url, args.out, "daifugo", 4, 3, 5, rules="house")
         hand_from_the_deal(driver, url, args.out, "dalmuti", 5, 2, 8)
@@ -365,6 +538,9 @@ def main():
         new_table(driver, url, "dalmuti", 5, 0, 29, rounds=2)
         play_human_table(driver, args.out, "dalmuti", deals=2)
         watch_table(driver, url, args.out)
+        errors = console_errors(driver)
+        assert not errors, f"console errors {errors}"
+        bot_tables(driver, url)
         print(f"playground browser test: ok in {time.monotonic() - started:.0f} s")
     finally:
         if driver is not None:

@@ -2,8 +2,8 @@
 //! self-play) in one binary.
 #![forbid(unsafe_code)]
 
-use clap::error::ErrorKind;
-use clap::{Parser, Subcommand};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use climbot::service::{self, LogFormat, ServeArgs};
 use climbot::tools::{EXIT_FAILURE, EXIT_USAGE, ToolError};
 use std::io::IsTerminal;
@@ -92,23 +92,134 @@ enum SelfplayCommand {
     Daifugo(climbot::tools::daifugo::SelfplayArgs),
 }
 
-fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(error) => {
-            if matches!(
-                error.kind(),
-                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
-            ) {
-                let _ = error.print();
-                return ExitCode::SUCCESS;
-            }
-            // One clear line: clap's first line without its "error: " prefix.
-            let rendered = error.render().to_string();
-            let line = rendered.lines().next().unwrap_or("invalid command line");
-            eprintln!("climbot: {}", line.trim_start_matches("error: "));
-            return ExitCode::from(EXIT_USAGE);
+/// The command line's definition: `climbot` alone, and each group of subcommands alone
+/// (`climbot stats`), print their help instead of a bare complaint.
+fn command() -> clap::Command {
+    let mut command = Cli::command().arg_required_else_help(true);
+    let groups: Vec<String> = command
+        .get_subcommands()
+        .filter(|c| c.has_subcommands())
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for group in groups {
+        command = command.mut_subcommand(group, |c| c.arg_required_else_help(true));
+    }
+    command
+}
+
+/// The command line, or the exit after its help, its version or clap's whole error.
+fn parse() -> Result<Cli, ExitCode> {
+    let error = match command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+    {
+        Ok(cli) => return Ok(cli),
+        Err(error) => error,
+    };
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = error.print();
+            Err(ExitCode::SUCCESS)
         }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // Nothing to do was named: the help of what was named, on stderr.
+            let _ = error.print();
+            Err(ExitCode::from(EXIT_USAGE))
+        }
+        _ => {
+            // clap's whole message (what is wrong, the usage line, the possible values),
+            // its first line prefixed like every other error of the command.
+            let rendered = error.render().to_string();
+            let mut lines = rendered.lines();
+            let first = lines.next().unwrap_or("invalid command line");
+            let flag = match error.get(ContextKind::InvalidArg) {
+                Some(ContextValue::String(arg)) => arg.clone(),
+                _ => String::new(),
+            };
+            eprintln!(
+                "climbot: {}{}",
+                first.trim_start_matches("error: "),
+                from_environment(&flag)
+            );
+            let rest: Vec<&str> = lines.collect();
+            let has_usage = rest.iter().any(|l| l.starts_with("Usage:"));
+            for line in rest {
+                // Every message carries the usage line of the command it is about.
+                if !has_usage && line.starts_with("For more information") {
+                    eprintln!("{}\n", usage());
+                }
+                eprintln!("{line}");
+            }
+            Err(ExitCode::from(EXIT_USAGE))
+        }
+    }
+}
+
+/// The usage line of the deepest subcommand the command line names.
+fn usage() -> String {
+    let mut command = command();
+    command.build();
+    let mut current = &mut command;
+    for word in std::env::args().skip(1) {
+        if current.find_subcommand(&word).is_none() {
+            break;
+        }
+        current = current
+            .find_subcommand_mut(&word)
+            .expect("the subcommand was just found");
+    }
+    current.render_usage().to_string()
+}
+
+/// For a message naming flags (`--max-budget-ms`), the environment variables that set
+/// the ones not given on the command line: " (set by CLIMBOT_MAX_BUDGET_MS=\"abc\")", or
+/// nothing.
+fn from_environment(message: &str) -> String {
+    let given: Vec<String> = std::env::args().skip(1).collect();
+    let on_command_line = |long: &str| {
+        given
+            .iter()
+            .any(|a| a == long || a.starts_with(&format!("{long}=")))
+    };
+    let mut notes = Vec::new();
+    for word in message.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+        let Some(name) = word.strip_prefix("--") else {
+            continue;
+        };
+        let cli = Cli::command();
+        let arg = cli
+            .get_subcommands()
+            .flat_map(clap::Command::get_arguments)
+            .find(|a| a.get_long() == Some(name) && a.get_env().is_some());
+        let Some(variable) = arg.and_then(clap::Arg::get_env) else {
+            continue;
+        };
+        if on_command_line(word) {
+            continue;
+        }
+        if let Some(value) = std::env::var_os(variable) {
+            let note = format!(
+                "{} set by the environment variable {}={:?}",
+                word,
+                variable.to_string_lossy(),
+                value.to_string_lossy()
+            );
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+    }
+    if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join("; "))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
     };
     match cli.command {
         Command::Serve(args) => serve(&args),
@@ -172,7 +283,10 @@ fn serve(args: &ServeArgs) -> ExitCode {
     let config = match args.to_config() {
         Ok(config) => config,
         Err(message) => {
-            eprintln!("climbot: bad configuration: {message}");
+            eprintln!(
+                "climbot: bad configuration: {message}{}",
+                from_environment(&message)
+            );
             return ExitCode::from(EXIT_USAGE);
         }
     };
@@ -183,7 +297,6 @@ fn serve(args: &ServeArgs) -> ExitCode {
         eprintln!("climbot: {message}");
         return ExitCode::from(EXIT_FAILURE);
     }
-    init_tracing(args.log_format, &args.log_filter);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -194,23 +307,26 @@ fn serve(args: &ServeArgs) -> ExitCode {
             return ExitCode::from(EXIT_FAILURE);
         }
     };
-    let result = runtime.block_on(async {
+    // The addresses are bound before logging starts: an address that cannot be bound
+    // is a usage error, told on one line of stderr and nowhere else.
+    let listeners = runtime.block_on(async {
         let grpc = tokio::net::TcpListener::bind(args.grpc_addr)
             .await
-            .map_err(|e| {
-                (
-                    EXIT_USAGE,
-                    format!("cannot listen on --grpc-addr {}: {e}", args.grpc_addr),
-                )
-            })?;
+            .map_err(|e| format!("cannot listen on --grpc-addr {}: {e}", args.grpc_addr))?;
         let metrics = tokio::net::TcpListener::bind(args.metrics_addr)
             .await
-            .map_err(|e| {
-                (
-                    EXIT_USAGE,
-                    format!("cannot listen on --metrics-addr {}: {e}", args.metrics_addr),
-                )
-            })?;
+            .map_err(|e| format!("cannot listen on --metrics-addr {}: {e}", args.metrics_addr))?;
+        Ok::<_, String>((grpc, metrics))
+    });
+    let (grpc, metrics) = match listeners {
+        Ok(listeners) => listeners,
+        Err(message) => {
+            eprintln!("climbot: {message}{}", from_environment(&message));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    init_tracing(args.log_format, &args.log_filter);
+    let result = runtime.block_on(async {
         let local = |l: &tokio::net::TcpListener| {
             l.local_addr()
                 .map_or_else(|_| "?".to_string(), |a| a.to_string())
@@ -230,7 +346,7 @@ fn serve(args: &ServeArgs) -> ExitCode {
         );
         service::run(config, grpc, Some(metrics), shutdown_signal())
             .await
-            .map_err(|e| (EXIT_FAILURE, format!("server failed: {e}")))
+            .map_err(|e| format!("server failed: {e}"))
     });
     // Blocking decisions notice the cancel flag within a poll; do not wait for stragglers.
     runtime.shutdown_timeout(Duration::from_secs(1));
@@ -239,10 +355,10 @@ fn serve(args: &ServeArgs) -> ExitCode {
             tracing::info!("exit 0");
             ExitCode::SUCCESS
         }
-        Err((code, message)) => {
+        Err(message) => {
             tracing::error!(%message, "exiting");
             eprintln!("climbot: {message}");
-            ExitCode::from(code)
+            ExitCode::from(EXIT_FAILURE)
         }
     }
 }

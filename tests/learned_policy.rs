@@ -162,8 +162,8 @@ fn the_playout_switches_parse_as_documented() {
             .unwrap()
             .is_err()
     );
-    assert!(Lexio::bot("policy/temperature=-1").is_none());
-    assert!(Lexio::bot("policy/nosuch=1").is_none());
+    assert!(Lexio::bot("policy/temperature=-1").is_err());
+    assert!(Lexio::bot("policy/nosuch=1").is_err());
 }
 
 #[test]

@@ -405,3 +405,69 @@ fn the_human_hand_shows_from_each_deal_before_the_human_acts() {
         );
     }
 }
+
+/// `GET path` on the playground: the status and the whole answer.
+fn get_raw(addr: SocketAddr, path: &str) -> (String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    (out[9..12].to_string(), out)
+}
+
+#[test]
+fn a_bad_value_is_named_with_the_values_accepted() {
+    let addr = start();
+    for (body, field, needles) in [
+        (
+            json!({"game": "chess", "players": 4, "levels": []}),
+            "game",
+            &["\"chess\"", "lexio, dalmuti or daifugo"][..],
+        ),
+        (
+            json!({"players": 4, "levels": []}),
+            "game",
+            &["required", "lexio, dalmuti or daifugo"],
+        ),
+        (
+            json!({"game": "daifugo", "players": 4, "levels": ["easy", "easy", "easy", "easy"], "rules": "casino"}),
+            "rules",
+            &["\"casino\"", "house or uecda"],
+        ),
+        (
+            json!({"game": "lexio", "players": 3, "levels": ["easy", "wise", "easy"]}),
+            "levels[1]",
+            &["\"wise\"", "easy, normal, hard or expert"],
+        ),
+    ] {
+        let (status, error) = call(addr, "POST", "/api/tables", Some(&body));
+        assert_eq!(status, 400, "{body}: {error}");
+        assert_eq!(error["field"], field, "{body}: {error}");
+        let message = error["error"].as_str().unwrap();
+        for needle in needles {
+            assert!(message.contains(needle), "{needle:?} not in {message:?}");
+        }
+    }
+}
+
+#[test]
+fn the_start_page_links_to_the_rules_it_serves() {
+    let addr = start();
+    let (_, page) = get_raw(addr, "/");
+    for game in ["lexio", "dalmuti", "daifugo", "daifugo-presets"] {
+        let link = format!("href=\"/rules/{game}\"");
+        assert!(page.contains(&link), "no {link} on the page");
+        let (status, rules) = get_raw(addr, &format!("/rules/{game}"));
+        assert_eq!(status, "200", "{rules}");
+        assert!(rules.contains("text/plain"), "{rules}");
+        assert!(rules.contains("# "), "{rules}");
+    }
+    assert!(page.contains("#table=ID"), "the page documents #table=ID");
+    let (status, answer) = get_raw(addr, "/rules/chess");
+    assert_eq!(status, "404", "{answer}");
+    assert!(answer.contains("lexio"), "{answer}");
+}

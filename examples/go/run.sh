@@ -11,6 +11,16 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# The climbot binary to run: $CLIMBOT_BIN, else target/debug/climbot (what `cargo build`
+# and `cargo test` leave). Nothing is built here: a missing binary stops the script.
+bin="${CLIMBOT_BIN:-$root/target/debug/climbot}"
+if [ ! -x "$bin" ]; then
+    echo "$(basename "$here")/run.sh: no climbot binary at $bin: build one first" \
+        "(cargo build, or cargo build --release and CLIMBOT_BIN=target/release/climbot)," \
+        "or set CLIMBOT_BIN to a climbot binary" >&2
+    exit 1
+fi
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 
 rm -rf "$here/gen"
 (cd "$here" && "$root/scripts/buf.sh" generate ../../proto)
@@ -23,8 +33,6 @@ export GOCACHE="${GOCACHE:-$root/target/go-cache}"
 go vet example.com/climbot-client
 go build -o "$work/client" example.com/climbot-client
 
-bin="${CLIMBOT_BIN:-$root/target/debug/climbot}"
-[ -x "$bin" ] || (cd "$root" && cargo build --quiet --bin climbot)
 addr="127.0.0.1:${GO_EXAMPLE_PORT:-50152}"
 "$bin" serve --grpc-addr "$addr" --metrics-addr 127.0.0.1:0 --log warn &
 server=$!

@@ -5,14 +5,22 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# The climbot binary to run: $CLIMBOT_BIN, else target/debug/climbot (what `cargo build`
+# and `cargo test` leave). Nothing is built here: a missing binary stops the script.
+bin="${CLIMBOT_BIN:-$root/target/debug/climbot}"
+if [ ! -x "$bin" ]; then
+    echo "$(basename "$here")/run.sh: no climbot binary at $bin: build one first" \
+        "(cargo build, or cargo build --release and CLIMBOT_BIN=target/release/climbot)," \
+        "or set CLIMBOT_BIN to a climbot binary" >&2
+    exit 1
+fi
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 cd "$here"
 npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
 rm -rf src/gen dist
 PATH="$here/node_modules/.bin:$PATH" buf generate ../../proto
 ./node_modules/.bin/tsc -p .
 
-bin="${CLIMBOT_BIN:-$root/target/debug/climbot}"
-[ -x "$bin" ] || (cd "$root" && cargo build --quiet --bin climbot)
 addr="127.0.0.1:${NODE_EXAMPLE_PORT:-50153}"
 "$bin" serve --grpc-addr "$addr" --metrics-addr 127.0.0.1:0 --log warn &
 server=$!

@@ -5,13 +5,21 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# The climbot binary to run: $CLIMBOT_BIN, else target/debug/climbot (what `cargo build`
+# and `cargo test` leave). Nothing is built here: a missing binary stops the script.
+bin="${CLIMBOT_BIN:-$root/target/debug/climbot}"
+if [ ! -x "$bin" ]; then
+    echo "$(basename "$here")/run.sh: no climbot binary at $bin: build one first" \
+        "(cargo build, or cargo build --release and CLIMBOT_BIN=target/release/climbot)," \
+        "or set CLIMBOT_BIN to a climbot binary" >&2
+    exit 1
+fi
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 gen="$here/gen"
 rm -rf "$gen" && mkdir -p "$gen"
 python3 -m grpc_tools.protoc -I "$root/proto" --python_out="$gen" --grpc_python_out="$gen" \
     climbot/v1/bot.proto climbot/v1/lexio.proto climbot/v1/dalmuti.proto climbot/v1/daifugo.proto
 
-bin="${CLIMBOT_BIN:-$root/target/debug/climbot}"
-[ -x "$bin" ] || (cd "$root" && cargo build --quiet --bin climbot)
 addr="127.0.0.1:${PY_EXAMPLE_PORT:-50151}"
 "$bin" serve --grpc-addr "$addr" --metrics-addr 127.0.0.1:0 --log "warn" &
 server=$!

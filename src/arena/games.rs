@@ -25,9 +25,14 @@ pub trait GameRunner: Sync {
     fn players(&self) -> usize;
     /// The metric names; the first is the primary metric.
     fn metrics(&self) -> &'static [&'static str];
+    /// The lowest and the highest value each metric can take, per unit (in
+    /// [`GameRunner::metrics`] order): intervals are kept within them.
+    fn metric_ranges(&self) -> Vec<(f64, f64)>;
     /// Whether a higher primary metric is better.
     fn higher_is_better(&self) -> bool;
-    /// An error naming the bot if this game has no bot by that name.
+    /// An error naming the bot, and what is wrong with it, if this game has no bot by
+    /// that name (an unknown bot, an override it does not take, a value that does not
+    /// fit).
     fn check_bot(&self, name: &str) -> Result<(), String>;
     /// Plays one match (every deal from `seed`) with `bots[seat]` in each seat,
     /// recording each seat's decision times.
@@ -47,6 +52,9 @@ pub trait ArenaGame: WireGame + Searchable {
     /// The metric names, per unit (round, hand or game); the first is the primary one,
     /// in the unit of [`Simulation::outcome`](crate::game::Simulation::outcome).
     const METRICS: &'static [&'static str];
+    /// The lowest and the highest value of each metric per unit at a table of
+    /// `players` (in [`ArenaGame::METRICS`] order).
+    fn metric_ranges(players: usize) -> Vec<(f64, f64)>;
     /// Checks that the game can seat `players`.
     fn check_players(players: usize) -> Result<(), String>;
     /// Plays a match of `units` rounds, hands or games between `seats` from `seed`
@@ -125,14 +133,14 @@ impl<G: ArenaGame> Runner<G> {
 
     /// The seat's bot: a served level through the server when there is one, otherwise
     /// the local bot of that name.
-    fn bot<'a>(&'a self, name: &str) -> Option<Box<dyn Policy<G> + 'a>> {
+    fn bot<'a>(&'a self, name: &str) -> Result<Box<dyn Policy<G> + 'a>, String> {
         if let Some(remote) = &self.remote
             && let Some(d) = Difficulty::ALL.into_iter().find(|d| d.name() == name)
         {
             let bot = RemoteBot::<G>::new(remote, d);
             // The local `expert` searches a set number of playouts: the server is asked
             // for the same number, so that both play alike.
-            return Some(Box::new(match d {
+            return Ok(Box::new(match d {
                 Difficulty::Expert => bot.with_max_iterations(G::DEFAULT_ITERATIONS),
                 _ => bot,
             }));
@@ -154,18 +162,18 @@ impl<G: ArenaGame> GameRunner for Runner<G> {
         G::METRICS
     }
 
+    fn metric_ranges(&self) -> Vec<(f64, f64)> {
+        G::metric_ranges(self.players)
+    }
+
     fn higher_is_better(&self) -> bool {
         G::HIGHER_IS_BETTER
     }
 
     fn check_bot(&self, name: &str) -> Result<(), String> {
-        G::bot(name).map(|_| ()).ok_or_else(|| {
-            format!(
-                "--lineup: {} has no bot {name:?} ({})",
-                G::NAME,
-                G::BOT_NAMES
-            )
-        })
+        G::bot(name)
+            .map(|_| ())
+            .map_err(|e| format!("--lineup {name}: {e} ({} bots: {})", G::NAME, G::BOT_NAMES))
     }
 
     fn play(
@@ -176,10 +184,7 @@ impl<G: ArenaGame> GameRunner for Runner<G> {
     ) -> Result<Vec<SeatTotals>, String> {
         let boxed: Vec<Box<dyn Policy<G> + '_>> = bots
             .iter()
-            .map(|b| {
-                self.bot(b)
-                    .ok_or_else(|| format!("no {} bot {b:?}", G::NAME))
-            })
+            .map(|b| self.bot(b).map_err(|e| format!("--lineup {b}: {e}")))
             .collect::<Result<_, _>>()?;
         let timed: Vec<Timed<'_, G>> = boxed.iter().map(|b| Timed::new(b.as_ref())).collect();
         let seats: Vec<&dyn Policy<G>> = timed.iter().map(|t| t as &dyn Policy<G>).collect();
@@ -235,6 +240,14 @@ impl ArenaGame for Lexio {
     type Rules = ();
     const METRICS: &'static [&'static str] = &["chips_per_round", "round_win_rate"];
 
+    /// A seat nets the sum of the effective counts less P times its own, and an
+    /// effective count is at most a hand of tiles doubled for each of the four 2s.
+    fn metric_ranges(players: usize) -> Vec<(f64, f64)> {
+        let hand = lexio_players(players).map_or(13, PlayerCount::hand_size);
+        let most = (players.saturating_sub(1) * hand * 16) as f64;
+        vec![(-most, most), (0.0, 1.0)]
+    }
+
     fn check_players(players: usize) -> Result<(), String> {
         lexio_players(players).map(|_| ())
     }
@@ -286,6 +299,11 @@ fn lexio_players(players: usize) -> Result<PlayerCount, String> {
 impl ArenaGame for Dalmuti {
     type Rules = ();
     const METRICS: &'static [&'static str] = &["mean_place", "points_per_hand"];
+
+    fn metric_ranges(players: usize) -> Vec<(f64, f64)> {
+        let last = players.max(1) as f64;
+        vec![(1.0, last), (1.0, last)]
+    }
 
     fn check_players(players: usize) -> Result<(), String> {
         use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
@@ -354,6 +372,11 @@ impl ArenaGame for Daifugo {
         "forbidden_finish_rate",
         "miyako_ochi_rate",
     ];
+
+    fn metric_ranges(players: usize) -> Vec<(f64, f64)> {
+        let last = players.max(1) as f64;
+        vec![(1.0, last), (1.0, last), (0.0, 1.0), (0.0, 1.0)]
+    }
 
     fn check_players(players: usize) -> Result<(), String> {
         if (3..=7).contains(&players) {

@@ -108,6 +108,9 @@ pub fn run_ladder(
         runner.check_bot(level)?;
     }
     let sign = if runner.higher_is_better() { 1.0 } else { -1.0 };
+    // An advantage is a difference of two values of the primary metric.
+    let primary = runner.metric_ranges()[0];
+    let spread = primary.1 - primary.0;
     let mut pairs = Vec::new();
     for a in 0..n {
         for b in a + 1..n {
@@ -134,9 +137,10 @@ pub fn run_ladder(
                 })
                 .sum();
             progress(&format!(
-                "{} vs {}: {wins_a} of {} blocks",
+                "{} vs {} played: {} won {wins_a} of {} blocks (a tie counts half)",
                 config.levels[a],
                 config.levels[b],
+                config.levels[a],
                 advantages.len()
             ));
             pairs.push(PairResult {
@@ -144,7 +148,7 @@ pub fn run_ladder(
                 b,
                 wins_a,
                 blocks: advantages.len() as u64,
-                advantage: crate::stats::mean_ci95(&advantages),
+                advantage: crate::stats::mean_ci95(&advantages, (-spread, spread)),
             });
         }
     }
@@ -305,7 +309,13 @@ impl LadderReport {
             out,
             "\n| level | rating (Elo) | 95% interval |\n|---|---|---|"
         );
-        for r in &self.ratings {
+        for (i, r) in self.ratings.iter().enumerate() {
+            if i == 0 {
+                // The scale's zero: the other ratings and their intervals are relative
+                // to it, and it has no interval of its own.
+                let _ = writeln!(out, "| {} | 0 (the anchor) | none: fixed at 0 |", r.level);
+                continue;
+            }
             let _ = writeln!(
                 out,
                 "| {} | {:.0} | [{:.0}, {:.0}] |",
@@ -356,8 +366,8 @@ impl LadderReport {
             "blocks": self.blocks,
             "seed": self.seed,
             "metric": {"name": self.metric.0, "higher_is_better": self.metric.1},
-            "ratings": self.ratings.iter().map(|r| serde_json::json!({
-                "level": r.level, "elo": r.elo, "ci95": [r.ci95.0, r.ci95.1],
+            "ratings": self.ratings.iter().enumerate().map(|(i, r)| serde_json::json!({
+                "level": r.level, "elo": r.elo, "ci95": [r.ci95.0, r.ci95.1], "anchor": i == 0,
             })).collect::<Vec<_>>(),
             "steps": self.steps.iter().map(|s| serde_json::json!({
                 "from": s.from, "to": s.to, "elo": s.elo, "ci95": [s.ci95.0, s.ci95.1],

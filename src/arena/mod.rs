@@ -354,6 +354,7 @@ pub fn run_with_progress(
     }
     let seconds = start.elapsed().as_secs_f64();
     let metrics = runner.metrics();
+    let ranges = runner.metric_ranges();
     let bots = entrants
         .iter()
         .enumerate()
@@ -363,7 +364,7 @@ pub fn run_with_progress(
                 .enumerate()
                 .map(|(m, name)| {
                     let samples: Vec<f64> = results.iter().map(|b| b.means[e][m]).collect();
-                    (name.to_string(), mean_ci95(&samples))
+                    (name.to_string(), mean_ci95(&samples, ranges[m]))
                 })
                 .collect();
             let mut lat = Latencies::default();
@@ -394,7 +395,9 @@ pub fn run_with_progress(
     } else {
         Vec::new()
     };
-    let diff = (entrants.len() == 2).then(|| mean_ci95(&block_diffs));
+    // A difference of two values in [lo, hi] lies in [lo - hi, hi - lo].
+    let spread = ranges[0].1 - ranges[0].0;
+    let diff = (entrants.len() == 2).then(|| mean_ci95(&block_diffs, (-spread, spread)));
     let blocks = results.len() as u64;
     Ok(ArenaReport {
         game: runner.game().into(),

@@ -303,6 +303,7 @@ fn router(shared: Shared) -> Router {
             "/playground.css",
             get(|| async { asset("text/css; charset=utf-8", PAGE_CSS) }),
         )
+        .route("/rules/{name}", get(rules_page))
         .route("/api/tables", post(create_table))
         .route("/api/tables/{id}", get(show_table))
         .route("/api/tables/{id}/actions", post(act))
@@ -311,6 +312,32 @@ fn router(shared: Shared) -> Router {
         .fallback(|| async { ApiError::not_found("no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(shared)
+}
+
+/// The rules the start page links to, as written in `docs/rules/` (Markdown, shown as
+/// plain text).
+const RULES: [(&str, &str); 4] = [
+    ("lexio", include_str!("../../docs/rules/lexio.md")),
+    ("dalmuti", include_str!("../../docs/rules/dalmuti.md")),
+    ("daifugo", include_str!("../../docs/rules/daifugo.md")),
+    (
+        "daifugo-presets",
+        include_str!("../../docs/rules/daifugo-presets.md"),
+    ),
+];
+
+/// `GET /rules/{name}`: a game's rules.
+async fn rules_page(Path(name): Path<String>) -> Result<Response, ApiError> {
+    RULES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| asset("text/plain; charset=utf-8", text))
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no rules {name:?}: {}",
+                RULES.map(|(n, _)| n).join(", ")
+            ))
+        })
 }
 
 const PAGE_HTML: &str = include_str!("page/index.html");
@@ -496,16 +523,24 @@ fn check_request(request: &Map<String, Value>) -> Result<NewTable, ApiError> {
             format!("unknown field (known: {})", FIELDS.join(", ")),
         ));
     }
-    let game = match request.get("game").and_then(Value::as_str) {
-        Some("lexio") => Lexio::NAME,
-        Some("dalmuti") => Dalmuti::NAME,
-        Some("daifugo") => Daifugo::NAME,
-        _ => {
+    let game = match request.get("game") {
+        None | Some(Value::Null) => {
             return Err(ApiError::invalid(
                 "game",
                 "required: lexio, dalmuti or daifugo",
             ));
         }
+        Some(v) => match v.as_str() {
+            Some("lexio") => Lexio::NAME,
+            Some("dalmuti") => Dalmuti::NAME,
+            Some("daifugo") => Daifugo::NAME,
+            _ => {
+                return Err(ApiError::invalid(
+                    "game",
+                    format!("{v}: lexio, dalmuti or daifugo"),
+                ));
+            }
+        },
     };
     let players = whole_number(request, "players")?
         .ok_or_else(|| ApiError::invalid("players", "required"))?;

@@ -56,6 +56,7 @@ pub fn install() -> PrometheusHandle {
             metrics::gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
             let series = CallSeries::new();
             series.in_flight.set(0.0);
+            series.register_at_zero();
             (handle, series)
         })
         .0
@@ -162,7 +163,8 @@ const OUTCOMES: usize = CODES + 2;
 
 /// The per-call series, each registered with the recorder on its first use and kept:
 /// a call then updates its counter and histogram without hashing its labels into the
-/// registry (load test). Series appear in `/metrics` once used, as before.
+/// registry (load test). The series the alerts read are registered at zero at start-up
+/// ([`CallSeries::register_at_zero`]); the others appear in `/metrics` once used.
 struct CallSeries {
     /// `climbot_requests_total` by rpc, game, difficulty, code.
     requests: Box<[OnceLock<Counter>]>,
@@ -192,40 +194,120 @@ impl CallSeries {
         }
     }
 
-    fn record(&self, call: &CallOutcome) {
-        let (game_index, game) = call.game_slot();
-        let (difficulty_index, difficulty) = call.difficulty_slot();
-        let cell = game_index * DIFFICULTY_LABELS + difficulty_index;
+    /// The label cell of a call's game and difficulty.
+    fn cell(call: &CallOutcome) -> usize {
+        call.game_slot().0 * DIFFICULTY_LABELS + call.difficulty_slot().0
+    }
+
+    /// `climbot_requests_total` of the call's labels.
+    fn requests(&self, call: &CallOutcome) -> &Counter {
         let cells = GAME_LABELS * DIFFICULTY_LABELS;
-        self.requests[((call.rpc as usize) * cells + cell) * CODES + call.code as usize]
+        self.requests[((call.rpc as usize) * cells + Self::cell(call)) * CODES + call.code as usize]
             .get_or_init(|| {
-                metrics::counter!(REQUESTS, "rpc" => call.rpc.name(), "game" => game, "difficulty" => difficulty, "code" => code_name(call.code))
+                metrics::counter!(REQUESTS, "rpc" => call.rpc.name(), "game" => call.game_label(), "difficulty" => call.difficulty_label(), "code" => code_name(call.code))
             })
-            .increment(1);
+    }
+
+    /// `climbot_panics_total` of the call's labels.
+    fn panics(&self, call: &CallOutcome) -> &Counter {
+        let cells = GAME_LABELS * DIFFICULTY_LABELS;
+        self.panics[(call.rpc as usize) * cells + Self::cell(call)].get_or_init(|| {
+            metrics::counter!(PANICS, "rpc" => call.rpc.name(), "game" => call.game_label(), "difficulty" => call.difficulty_label())
+        })
+    }
+
+    /// `climbot_select_play_duration_seconds` of the call's labels.
+    fn duration(&self, call: &CallOutcome) -> &Histogram {
+        let (outcome_index, outcome) = call.outcome_slot();
+        self.durations[Self::cell(call) * OUTCOMES + outcome_index].get_or_init(|| {
+            metrics::histogram!(SELECT_PLAY_DURATION, "game" => call.game_label(), "difficulty" => call.difficulty_label(), "outcome" => outcome)
+        })
+    }
+
+    /// `climbot_fallbacks_total` of the call's labels.
+    fn fallbacks(&self, call: &CallOutcome) -> &Counter {
+        self.fallbacks[Self::cell(call)].get_or_init(|| {
+            metrics::counter!(FALLBACKS, "game" => call.game_label(), "difficulty" => call.difficulty_label())
+        })
+    }
+
+    fn record(&self, call: &CallOutcome) {
+        self.requests(call).increment(1);
         if call.panicked {
-            self.panics[(call.rpc as usize) * cells + cell]
-                .get_or_init(|| {
-                    metrics::counter!(PANICS, "rpc" => call.rpc.name(), "game" => game, "difficulty" => difficulty)
-                })
-                .increment(1);
+            self.panics(call).increment(1);
         }
         if call.rpc != Rpc::SelectPlay {
             return;
         }
-        let (outcome_index, outcome) = call.outcome_slot();
-        self.durations[cell * OUTCOMES + outcome_index]
-            .get_or_init(|| {
-                metrics::histogram!(SELECT_PLAY_DURATION, "game" => game, "difficulty" => difficulty, "outcome" => outcome)
-            })
-            .record(call.elapsed.as_secs_f64());
+        self.duration(call).record(call.elapsed.as_secs_f64());
         if call.fallback {
-            self.fallbacks[cell]
-                .get_or_init(
-                    || metrics::counter!(FALLBACKS, "game" => game, "difficulty" => difficulty),
-                )
-                .increment(1);
+            self.fallbacks(call).increment(1);
         }
     }
+
+    /// Registers at zero every series an alert of `deploy/prometheus/alerts.yaml` reads
+    /// that a call can reach: an alert on `rate` or `increase` then sees a counter's
+    /// first step (a series born at 1 shows no increase), and each series is there from
+    /// the first scrape. Per RPC and each label a call can carry (SelectPlay: every
+    /// game, or "unknown" before the view named one, and every level, or "unknown"
+    /// before the request was read; ListLegalPlays: difficulty "none"): the panics, and
+    /// the requests by each code the alerts name; per game and level, the fallbacks and
+    /// the latency histogram of answered calls; per RPC, the withheld answers.
+    fn register_at_zero(&self) {
+        const ALERTED_CODES: [Code; 11] = [
+            Code::Ok,
+            Code::Internal,
+            Code::Unknown,
+            Code::Unavailable,
+            Code::DataLoss,
+            Code::DeadlineExceeded,
+            Code::InvalidArgument,
+            Code::OutOfRange,
+            Code::FailedPrecondition,
+            Code::Unimplemented,
+            Code::ResourceExhausted,
+        ];
+        let games = [
+            None,
+            Some(GameId::Lexio),
+            Some(GameId::Dalmuti),
+            Some(GameId::Daifugo),
+        ];
+        let select_play = std::iter::once(None).chain(Difficulty::ALL.map(Some));
+        let cells = games.iter().flat_map(|&game| {
+            select_play
+                .clone()
+                .map(move |difficulty| (Rpc::SelectPlay, game, difficulty))
+                .chain(std::iter::once((Rpc::ListLegalPlays, game, None)))
+        });
+        for (rpc, game, difficulty) in cells {
+            let call = |code: Code| CallOutcome {
+                rpc,
+                game,
+                difficulty,
+                code,
+                fallback: false,
+                panicked: false,
+                elapsed: Duration::ZERO,
+            };
+            self.panics(&call(Code::Internal));
+            for code in ALERTED_CODES {
+                self.requests(&call(code));
+            }
+            if rpc == Rpc::SelectPlay && game.is_some() && difficulty.is_some() {
+                self.fallbacks(&call(Code::Ok));
+                self.duration(&call(Code::Ok));
+            }
+        }
+        for rpc in [Some(Rpc::SelectPlay), Some(Rpc::ListLegalPlays), None] {
+            withheld_answers(rpc).increment(0);
+        }
+    }
+}
+
+/// `climbot_withheld_answers_total` of an RPC.
+fn withheld_answers(rpc: Option<Rpc>) -> Counter {
+    metrics::counter!(WITHHELD_ANSWERS, "rpc" => rpc.map_or("other", Rpc::name))
 }
 
 /// Counts one finished call (nothing before [`install`]).
@@ -238,7 +320,7 @@ pub fn record_call(call: &CallOutcome) {
 /// Counts one answer withheld at its deadline (nothing before [`install`]).
 pub fn record_withheld_answer(rpc: Option<Rpc>) {
     if INSTALLED.get().is_some() {
-        metrics::counter!(WITHHELD_ANSWERS, "rpc" => rpc.map_or("other", Rpc::name)).increment(1);
+        withheld_answers(rpc).increment(1);
     }
 }
 

@@ -21,6 +21,7 @@ pub mod metrics;
 mod pool;
 mod server;
 pub mod transport;
+pub mod warm;
 
 pub use config::{Config, FaultHook, FaultPoint, LogFormat, ServeArgs};
 pub use error::ServiceError;

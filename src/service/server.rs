@@ -66,6 +66,14 @@ pub async fn run(
         stop.clone(),
     ));
 
+    // What the bots cache is built before the first call, not by it.
+    match tokio::task::spawn_blocking(super::warm::warm).await {
+        Ok(Ok((decisions, took))) => {
+            tracing::info!(decisions, took_ms = took.as_millis(), "warmed the bots")
+        }
+        Ok(Err(error)) => tracing::warn!(%error, "warm-up incomplete; first calls may be slower"),
+        Err(error) => tracing::warn!(%error, "warm-up failed; first calls may be slower"),
+    }
     health.set_service_status("", ServingStatus::Serving).await;
     health.set_serving::<BotServer>().await;
     tracing::info!("serving");

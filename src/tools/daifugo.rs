@@ -154,7 +154,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
         let seats: Vec<_> = (0..args.players)
             .map(|seat| {
                 let (lo, hi) = wilson95(s.fouls[seat], s.games);
-                let ci = mean_ci95(&s.places[seat]);
+                let ci = mean_ci95(&s.places[seat], (1.0, args.players as f64));
                 serde_json::json!({
                     "seat": seat,
                     "forbidden_finish_rate": s.fouls[seat] as f64 / s.games as f64,
@@ -198,7 +198,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
         s.decisions as f64 / secs
     );
     for seat in 0..args.players {
-        let ci = mean_ci95(&s.places[seat]);
+        let ci = mean_ci95(&s.places[seat], (1.0, args.players as f64));
         println!(
             "  seat {seat}: forbidden finish {:.2}% {}  mean place {:.3} [{:.3}, {:.3}]",
             100.0 * s.fouls[seat] as f64 / s.games as f64,

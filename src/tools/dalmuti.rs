@@ -159,9 +159,9 @@ fn run_control_comparison(args: &StatsArgs) -> Result<(), ToolError> {
 /// Runs `selfplay dalmuti`: fails on the first illegal action or broken invariant.
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
     check_players(args.players)?;
-    let boxed = by_name(&args.bot).ok_or_else(|| {
+    let boxed = by_name(&args.bot).map_err(|e| {
         ToolError::usage(format!(
-            "--bot {}: no such Dalmuti bot; one of {}",
+            "--bot {}: {e}; one of {}",
             args.bot,
             <Dalmuti as crate::game::Game>::BOT_NAMES
         ))

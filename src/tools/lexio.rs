@@ -93,9 +93,9 @@ pub fn stats(args: StatsArgs) -> Result<(), ToolError> {
 /// Runs `climbot selfplay lexio`; fails on the first illegal action or broken invariant.
 pub fn selfplay(args: SelfplayArgs) -> Result<(), ToolError> {
     let players = player_count(args.players)?;
-    let bot: Box<dyn Policy<Lexio>> = by_name(&args.bot).ok_or_else(|| {
+    let bot: Box<dyn Policy<Lexio>> = by_name(&args.bot).map_err(|e| {
         ToolError::usage(format!(
-            "--bot {}: no such Lexio bot; one of {}",
+            "--bot {}: {e}; one of {}",
             args.bot,
             Lexio::BOT_NAMES
         ))

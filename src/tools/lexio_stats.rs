@@ -296,7 +296,12 @@ impl LexioStats {
     pub fn to_table(&self) -> String {
         let pct = |x: f64| format!("{:.1}%", 100.0 * x);
         let mut s = format!(
-            "Lexio opening hands: {} deals, {} players, seed {}\n\n",
+            "Lexio opening hands: {} deals, {} players, seed {}\n\
+             Each figure is the share of seat 0's dealt hands (random deals) with the \
+             property, with its 95% interval;\nbeside it, the figure printed in the design \
+             document it reproduces: Lexio Part 1 or Part 2 of the blog series on computer \
+             players\nfor climbing games that the bots follow (docs/references.md names \
+             each part).\n\n",
             self.deals, self.players, self.seed
         );
         s += "Lexio Part 1: hands holding (95% Wilson interval)\n";
@@ -343,10 +348,15 @@ impl LexioStats {
         }
         if self.nuts.iter().all(|(_, n)| n.document.is_none()) {
             s += "  (the documents give figures for 5 players only: nothing to compare)\n";
+        } else {
+            s += "  (agree: yes when the 95% interval of the difference between our rate and \
+                  the document's, read with its own count\n  of holders, holds 0; NO when \
+                  the two differ by more than sampling explains)\n";
         }
         s += &format!(
             "\nhand plans: minimum plays {:.2} on average; a greedy split (largest play first) \
-             needs more on {} [{}, {}] of hands (documents: about 1 in 5)\n",
+             needs more on {} [{}, {}] of hands (Lexio Part 1: about 1 in 5, a rounded \
+             figure without a sample size, shown and not tested)\n",
             self.mean_min_plays,
             pct(self.greedy_misses.rate),
             pct(self.greedy_misses.ci95.0),

@@ -101,14 +101,8 @@ fn run<G: ArenaGame + Learnable>(
     for &p in &players {
         G::check_players(p).map_err(ToolError::Usage)?;
     }
-    let teacher = G::bot(&args.teacher).ok_or_else(|| {
-        ToolError::usage(format!(
-            "--teacher: {} has no bot {:?} ({})",
-            G::NAME,
-            args.teacher,
-            G::BOT_NAMES
-        ))
-    })?;
+    let teacher = G::bot(&args.teacher)
+        .map_err(|e| ToolError::usage(format!("--teacher: {e} ({})", G::BOT_NAMES)))?;
     let progress = Progress::new(args.matches, "matches");
     let started = std::time::Instant::now();
     let mut played: Vec<(u64, Records)> = (0..args.matches)

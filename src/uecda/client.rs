@@ -87,7 +87,8 @@ impl ClientReport {
         );
         for player in 0..PLAYERS {
             let points = self.points_of(player);
-            let ci = mean_ci95(&points);
+            // Points per game run from 1 (last) to 5 (first).
+            let ci = mean_ci95(&points, (1.0, PLAYERS as f64));
             let mut counts = [0usize; PLAYERS];
             for places in &self.places {
                 if let Some(i) = places.iter().position(|&p| p == player) {
@@ -137,7 +138,7 @@ impl Decider {
             }
             None => Daifugo::bot(&args.level)
                 .map(Decider::Local)
-                .ok_or_else(|| format!("--level {}: one of {}", args.level, Daifugo::BOT_NAMES)),
+                .map_err(|e| format!("--level {}: {e} ({})", args.level, Daifugo::BOT_NAMES)),
         }
     }
 
@@ -169,7 +170,7 @@ impl Decider {
 fn parse_level(text: &str) -> Result<String, String> {
     Daifugo::bot(text)
         .map(|_| text.to_owned())
-        .ok_or_else(|| format!("one of {}", Daifugo::BOT_NAMES))
+        .map_err(|e| format!("{e} ({})", Daifugo::BOT_NAMES))
 }
 
 fn io_error(what: &str) -> impl Fn(std::io::Error) -> String + '_ {

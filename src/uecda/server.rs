@@ -135,7 +135,8 @@ impl ServerReport {
             self.aborted.iter().filter(|&&a| a).count()
         );
         for player in 0..PLAYERS {
-            let ci = mean_ci95(&self.samples_of(player));
+            // Points per game run from 1 (last) to 5 (first).
+            let ci = mean_ci95(&self.samples_of(player), (1.0, PLAYERS as f64));
             let mut counts = [0usize; PLAYERS];
             for places in &self.places {
                 if let Some(i) = places.iter().position(|&p| p == player) {

@@ -234,15 +234,27 @@ pub fn draw_index(probabilities: &[f64], ctx: &mut DecisionContext<'_>) -> usize
 }
 
 /// Splits a weight override written `name=value` (`tempo=0.5`), as the tunable bots
-/// take them from the arena's lineup names.
+/// take them from the arena's lineup names. `nan` is refused; `inf` is a number.
 pub fn parse_override(text: &str) -> Result<(&str, f64), String> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| format!("{text:?}: expected name=value"))?;
     let value = value
-        .parse()
-        .map_err(|_| format!("{text:?}: {value:?} is not a number"))?;
+        .parse::<f64>()
+        .ok()
+        .filter(|v| !v.is_nan())
+        .ok_or_else(|| format!("{text:?}: {value:?} is not a number"))?;
     Ok((name, value))
+}
+
+/// [`parse_override`] for a weight of a score, which must be finite.
+pub fn parse_weight(text: &str) -> Result<(&str, f64), String> {
+    let (name, value) = parse_override(text)?;
+    if value.is_finite() {
+        Ok((name, value))
+    } else {
+        Err(format!("{text:?}: a weight must be a finite number"))
+    }
 }
 
 /// A uniform draw from `0..n` by multiply-shift with rejection (Lemire), stable for a

@@ -39,8 +39,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// The policy serving `difficulty`, or `None` if the game has no bot at that level.
     fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Self>>;
     /// A bot by arena name: the served levels, the baselines (`singles`, `random`) and
-    /// the tunable variants each game documents. `None` for an unknown name.
-    fn bot(name: &str) -> Option<Box<dyn Policy<Self>>>;
+    /// the tunable variants each game documents. The error says which part of the name
+    /// is wrong and why: an unknown bot, an override the bot does not take, a value
+    /// that does not fit.
+    fn bot(name: &str) -> Result<Box<dyn Policy<Self>>, String>;
 }
 
 /// A bot of game `G`: a pure function of one seat's view and the decision context.
@@ -82,13 +84,27 @@ impl<G: Game> Policy<G> for Borrowed<G> {
     }
 }
 
-/// The served level named `name` (`easy`, `normal`, `hard`, `expert`) as a boxed bot.
-pub fn served_bot<G: Game>(name: &str) -> Option<Box<dyn Policy<G>>> {
-    Difficulty::ALL
+/// The served level named `name` (`easy`, `normal`, `hard`, `expert`) as a boxed bot;
+/// the error names an unknown bot, or the overrides of a bot that takes none
+/// (`easy/x=1`).
+pub fn served_bot<G: Game>(name: &str) -> Result<Box<dyn Policy<G>>, String> {
+    let (base, overrides) = name.split_once('/').unwrap_or((name, ""));
+    let policy = Difficulty::ALL
         .into_iter()
-        .find(|d| d.name() == name)
+        .find(|d| d.name() == base)
         .and_then(G::policy)
-        .map(|p| Box::new(Borrowed(p)) as Box<dyn Policy<G>>)
+        .ok_or_else(|| format!("{} has no bot {base:?}", G::NAME))?;
+    no_overrides(base, overrides)?;
+    Ok(Box::new(Borrowed(policy)))
+}
+
+/// Refuses overrides (the text after the bot's name) for a bot that takes none.
+pub fn no_overrides(base: &str, overrides: &str) -> Result<(), String> {
+    if overrides.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{base} takes no overrides, not {overrides:?}"))
+    }
 }
 
 /// What a search needs from a game and nothing more: deals of the hidden cards that a

@@ -71,33 +71,34 @@ pub struct MeanCi {
     pub n: usize,
 }
 
-/// The mean of `samples` with a Student-t 95% interval (infinite with fewer than two
-/// samples, zero-width when every sample is equal).
-pub fn mean_ci95(samples: &[f64]) -> MeanCi {
+/// The mean of `samples`, each a value in `range` (the lowest and the highest value
+/// possible), with a Student-t 95% interval cut to that range: the true mean lies in
+/// the range, so cutting keeps the interval's coverage, and an interval from few
+/// samples (t(1) = 12.7 with two) never claims impossible values. With fewer than two
+/// samples the interval is the whole range; it has no width when every sample is
+/// equal.
+pub fn mean_ci95(samples: &[f64], range: (f64, f64)) -> MeanCi {
+    let (min, max) = range;
     let n = samples.len();
     if n == 0 {
         return MeanCi {
             mean: 0.0,
-            lo: f64::NEG_INFINITY,
-            hi: f64::INFINITY,
+            lo: min,
+            hi: max,
             n,
         };
     }
     let mean = samples.iter().sum::<f64>() / n as f64;
-    if n == 1 {
-        return MeanCi {
-            mean,
-            lo: f64::NEG_INFINITY,
-            hi: f64::INFINITY,
-            n,
-        };
-    }
-    let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let half = t975(n - 1) * (var / n as f64).sqrt();
+    let half = if n == 1 {
+        f64::INFINITY
+    } else {
+        let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        t975(n - 1) * (var / n as f64).sqrt()
+    };
     MeanCi {
         mean,
-        lo: mean - half,
-        hi: mean + half,
+        lo: (mean - half).clamp(min, max),
+        hi: (mean + half).clamp(min, max),
         n,
     }
 }
@@ -181,13 +182,27 @@ mod tests {
 
     #[test]
     fn mean_ci_is_zero_width_for_constant_samples() {
-        let ci = mean_ci95(&[2.0; 10]);
+        let ci = mean_ci95(&[2.0; 10], (1.0, 5.0));
         assert_eq!((ci.mean, ci.lo, ci.hi), (2.0, 2.0, 2.0));
     }
 
     #[test]
+    fn mean_ci_stays_within_the_possible_range() {
+        // Two blocks of mean places 1 and 4 at 5 players: t(1) gives [-7.0, 12.0].
+        let ci = mean_ci95(&[1.0, 4.0], (1.0, 5.0));
+        assert_eq!((ci.mean, ci.lo, ci.hi), (2.5, 1.0, 5.0));
+        let ci = mean_ci95(&[4.0], (1.0, 5.0));
+        assert_eq!((ci.lo, ci.hi), (1.0, 5.0));
+        let ci = mean_ci95(&[], (0.0, 1.0));
+        assert_eq!((ci.lo, ci.hi), (0.0, 1.0));
+        // Within the range, nothing changes.
+        let ci = mean_ci95(&[2.0, 3.0, 2.0, 3.0, 2.0, 3.0], (1.0, 5.0));
+        assert!(ci.lo > 1.0 && ci.hi < 5.0, "{ci:?}");
+    }
+
+    #[test]
     fn mean_ci_uses_student_t() {
-        let ci = mean_ci95(&[1.0, 2.0, 3.0]);
+        let ci = mean_ci95(&[1.0, 2.0, 3.0], (f64::NEG_INFINITY, f64::INFINITY));
         assert_eq!(ci.mean, 2.0);
         // sd = 1, se = 1/sqrt(3), t(2) = 4.303
         assert!((ci.hi - (2.0 + 4.303 / 3f64.sqrt())).abs() < 1e-9);

@@ -28,6 +28,18 @@ function daifugoCard(c) {
   const [symbol, cls] = DAIFUGO_SUITS[c.suit] || ["?", ""];
   return { kind: `${c.rank}-${c.suit}`, label: `${DAIFUGO_RANKS[c.rank] || c.rank}${symbol}`, cls };
 }
+// A joker's label in a play: what it stands for inside a group or a sequence, plain
+// "Joker" when it declares nothing (a lone joker, the joker pair, a group of five).
+// Past a sequence's ends it stands for an imaginary card: rank 2 below the 3, 16 above
+// the 2.
+function daifugoPlayed(pc) {
+  if (!pc.card.joker) return daifugoCard(pc.card).label;
+  const d = pc.declared;
+  if (!d) return "Joker";
+  const [symbol] = DAIFUGO_SUITS[d.suit] || ["?"];
+  const stands = d.rank === 2 ? `below 3${symbol}` : d.rank === 16 ? `above 2${symbol}` : daifugoCard(d).label;
+  return `Joker=${stands}`;
+}
 function dalmutiCard(rank) {
   return { kind: String(rank), label: rank === 13 ? "Jester" : String(rank), cls: rank === 13 ? "joker" : "" };
 }
@@ -76,8 +88,7 @@ const GAMES = {
     label: (d) => {
       const g = d.daifugo;
       if (g.play) {
-        return g.play.cards.map((pc) => (pc.card.joker
-          ? `Joker=${daifugoCard(pc.declared).label}` : daifugoCard(pc.card).label)).join(" ");
+        return g.play.cards.map(daifugoPlayed).join(" ");
       }
       if (g.exchange) return `give ${g.exchange.cards.map((c) => daifugoCard(c).label).join(" ")}`;
       return "pass";
@@ -114,8 +125,13 @@ const GAMES = {
       if (g.revolution) return g.revolution.declare ? "declare a revolution" : "no revolution";
       return "pass";
     },
-    table: (v) => (v.table && (v.table.naturals || v.table.jesters)
-      ? { owner: null, cards: dalmutiPlay(v.table) } : null),
+    // The set on the table is the hand's last play in the log (a cleared table is
+    // empty), so the log names who played it.
+    table: (v) => {
+      if (!v.table || !(v.table.naturals || v.table.jesters)) return null;
+      const last = (v.log || []).filter((e) => e.play).pop();
+      return { owner: last ? (last.seat || 0) : null, cards: dalmutiPlay(v.table) };
+    },
     seats: (v) => (v.seats || []).map((s) => ({
       count: s.card_count, title: title(s.title), finished: s.finished, score: s.score,
     })),
@@ -235,6 +251,10 @@ async function newTable() {
 
 function show(next) {
   const movedOn = !state || state.id !== next.id || state.moves.length !== next.moves.length;
+  if (state && state.id !== next.id) {
+    $("explanation").textContent = "Pick a bot's move in the log to see the candidates it scored.";
+    $("explanation").classList.remove("error");
+  }
   state = next;
   if (movedOn) selected = [];
   render();
@@ -322,14 +342,20 @@ function cardElement(card, tag) {
 
 function render() {
   const board = $("board");
-  if (!state) { board.hidden = true; return; }
+  if (!state) { board.hidden = true; $("intro").hidden = false; return; }
   board.hidden = false;
+  $("intro").hidden = true;
   const game = GAMES[state.game];
   const view = state.view && game.view(state.view);
   const watching = state.human_seat === null;
   $("table-info").textContent =
-    `${game.name} · table ${state.id} · seed ${state.seed}` +
-    (state.rules ? ` · ${state.rules} rules` : "") + ` · ${state.units} ${state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand"}(s)`;
+    `${game.name} · table ${state.id} (#table=${state.id}) · seed ${state.seed}` +
+    (state.rules ? ` · ${state.rules} rules` : "") + ` · ${state.units} ${state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand"}(s) · `;
+  const rules = document.createElement("a");
+  rules.href = `/rules/${state.game}`;
+  rules.target = "_blank";
+  rules.textContent = "the rules";
+  $("table-info").appendChild(rules);
 
   // Status.
   const status = $("status");
@@ -400,7 +426,7 @@ function render() {
 
   // Controls.
   $("step").disabled = busy || auto || state.status !== "bot_turn";
-  $("autoplay").textContent = auto ? "Pause" : "Play";
+  $("autoplay").textContent = auto ? "Pause the bots" : "Run the bots";
   $("autoplay").disabled = state.status === "over" || state.status === "failed";
 }
 
@@ -491,8 +517,58 @@ function renderLog(game) {
   if (atBottom) log.scrollTop = log.scrollHeight;
 }
 
+// What an explanation's columns and terms mean, by level (the proto's
+// ExplainedCandidate says the same). EXPERT's outcome is the game's primary unit:
+// chips per round in Lexio, the finishing place (1 = first out) elsewhere.
+const EXPERT_UNIT = {
+  lexio: ["chips won per round", "the mean chips"],
+  dalmuti: ["minus the mean finishing place (1 = first out)", "the mean finishing place"],
+  daifugo: ["minus the mean finishing place (1 = first out)", "the mean finishing place"],
+};
+const TERM_DOCS = { lexio: "docs/lexio-hard.md", dalmuti: "docs/dalmuti-hard.md", daifugo: "docs/daifugo-hard.md" };
+
+// A number from proto3 JSON: doubles that are not finite come as strings ("NaN").
+function shown(value, digits) {
+  const n = Number(value);
+  return Number.isFinite(n) ? n.toFixed(digits) : "–";
+}
+
+function legend(e) {
+  const searched = e.level === "expert" && e.explanation.some((c) => (c.terms || []).some((t) => t.name === "playouts"));
+  const rows = [];
+  if (searched) {
+    const [unit, mean] = EXPERT_UNIT[state.game];
+    rows.push(["score", `the mean outcome of the candidate's playouts, higher is better: ${unit}`]);
+    rows.push(["share", "the share of the search's playouts spent on the candidate"]);
+    rows.push(["playouts", "how many playouts the candidate got"]);
+    rows.push(["mean", `${mean} over its playouts (the score before the sign is set)`]);
+    rows.push(["ci95_low, ci95_high", "the 95% interval of that mean (– with too few playouts)"]);
+    rows.push(["in_race", "1 if the candidate was still a contender when the search stopped; contenders are listed first"]);
+    const anchor = e.explanation.flatMap((c) => c.terms || []).find((t) => t.name === "anchor");
+    if (anchor) {
+      rows.push(["anchor", `HARD's choice: EXPERT plays it unless another candidate's playouts beat it by more than ${shown(anchor.value, 0)} standard errors, so a candidate listed above it may not be played`]);
+    }
+  } else {
+    rows.push(["score", `the sum of the terms, higher is better (the terms: ${TERM_DOCS[state.game]})`]);
+    rows.push(["chance", "the chance the bot's seeded softmax picks the candidate (0 when it is too far below the best)"]);
+    rows.push(["terms", "the weighted parts of the score by name; they add up to the score"]);
+  }
+  rows.push(["forced, fallback", "a choice listed alone: the only legal action, or an answer given before the search had one (the best already computed)"]);
+  const dl = document.createElement("dl");
+  dl.className = "legend";
+  for (const [term, text] of rows) {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = text;
+    dl.append(dt, dd);
+  }
+  return { dl, searched };
+}
+
 async function explain(index) {
   const box = $("explanation");
+  box.classList.remove("error");
   try {
     const e = await api("GET", `/api/tables/${state.id}/moves/${index}`);
     const game = GAMES[state.game];
@@ -505,14 +581,15 @@ async function explain(index) {
       box.insertAdjacentHTML("beforeend", "<p>The easy level scores no candidates: it plays a fixed rule.</p>");
       return;
     }
+    const { dl, searched } = legend(e);
     const table = document.createElement("table");
-    table.innerHTML = "<thead><tr><th>candidate</th><th>score</th><th>chance</th><th>terms</th></tr></thead>";
+    table.innerHTML = `<thead><tr><th>candidate</th><th>score</th><th>${searched ? "share" : "chance"}</th><th>terms</th></tr></thead>`;
     const body = document.createElement("tbody");
     for (const c of e.explanation) {
       const tr = document.createElement("tr");
       if (c.chosen) tr.className = "chosen";
-      const cells = [game.label(c.decision), c.score.toFixed(3), `${Math.round(c.probability * 100)}%`,
-        (c.terms || []).map((t) => `${t.name} ${t.value.toFixed(2)}`).join(", ")];
+      const cells = [game.label(c.decision), shown(c.score, 3), `${shown(Number(c.probability) * 100, 0)}%`,
+        (c.terms || []).map((t) => `${t.name} ${shown(t.value, 2)}`).join(", ")];
       for (const text of cells) {
         const td = document.createElement("td");
         td.textContent = text;
@@ -522,8 +599,11 @@ async function explain(index) {
     }
     table.appendChild(body);
     box.appendChild(table);
+    box.appendChild(dl);
   } catch (err) {
     box.textContent = err.message;
+    box.classList.add("error");
+    throw err;
   }
 }
 
@@ -560,9 +640,16 @@ $("speed").addEventListener("input", schedule);
 $("seed").value = Math.floor(Math.random() * 1e9);
 setupChanged();
 
-// A table named in the address (#table=ID) is shown again after a reload.
-const named = /table=(\d+)/.exec(location.hash);
-if (named) {
+// A table named in the address (#table=ID) is shown: after a reload, or when the
+// address changes to another table.
+function showNamed() {
+  const named = /table=(\d+)/.exec(location.hash);
+  if (!named || (state && String(state.id) === named[1])) return;
   $("setup-box").open = false;
+  auto = false;
+  selected = [];
+  say("");
   api("GET", `/api/tables/${named[1]}`).then(show).catch((e) => say(e.message));
 }
+window.addEventListener("hashchange", showNamed);
+showNamed();

@@ -154,41 +154,81 @@ impl<G: Learnable> ExpertBot<G> {
     /// race).
     pub fn with_override(mut self, text: &str) -> Result<Self, String> {
         let (name, value) = crate::bot::parse_override(text)?;
-        let whole = || {
-            (value >= 1.0 && value.fract() == 0.0)
-                .then_some(value as u64)
-                .ok_or_else(|| format!("{text:?}: expected a whole number of at least 1"))
+        let count = |min: f64| {
+            (value >= min && value.fract() == 0.0 && value <= f64::from(u32::MAX))
+                .then_some(value as u32)
+                .ok_or_else(|| format!("{text:?}: expected a whole number of at least {min}"))
+        };
+        let whole = || count(1.0);
+        let flag = || {
+            if value == 0.0 || value == 1.0 {
+                Ok(value == 1.0)
+            } else {
+                Err(format!("{text:?}: expected 0 (off) or 1 (on)"))
+            }
+        };
+        let at_least_0 = || {
+            (value >= 0.0)
+                .then_some(value)
+                .ok_or_else(|| format!("{text:?}: expected a number at least 0"))
         };
         match name {
-            "iterations" => self.iterations = Some(whole()?),
+            "iterations" => self.iterations = Some(u64::from(whole()?)),
             "budget_ms" => {
-                self.budget = Some(std::time::Duration::from_millis(whole()?));
+                self.budget = Some(std::time::Duration::from_millis(u64::from(whole()?)));
                 self.iterations = None;
             }
-            "z" => self.settings.elimination_z = value,
-            "min_rounds" => self.settings.min_rounds = whole()? as u32,
-            "halving" => self.settings.halving = value != 0.0,
-            "deal_tries" => self.settings.deal_tries = whole()? as u32,
-            "uniform" => self.uniform_deals = value != 0.0,
-            "random_playouts" if value != 0.0 => self.playout = PlayoutPolicy::Random,
-            "random_playouts" | "learned" if value == 0.0 => self.playout = PlayoutPolicy::Rule,
-            "learned" => {
-                self.playout = PlayoutPolicy::Learned {
-                    temperature: match self.playout {
-                        PlayoutPolicy::Learned { temperature } => temperature,
-                        _ => DEFAULT_TEMPERATURE,
-                    },
+            "z" => self.settings.elimination_z = at_least_0()?,
+            "min_rounds" => self.settings.min_rounds = whole()?,
+            "halving" => self.settings.halving = flag()?,
+            "deal_tries" => self.settings.deal_tries = whole()?,
+            "uniform" => self.uniform_deals = flag()?,
+            "random_playouts" => {
+                if flag()? {
+                    self.playout = PlayoutPolicy::Random;
+                } else if self.playout == PlayoutPolicy::Random {
+                    self.playout = PlayoutPolicy::Rule;
                 }
             }
-            "temperature" if value >= 0.0 => {
-                self.playout = PlayoutPolicy::Learned { temperature: value }
+            "learned" => {
+                self.playout = if flag()? {
+                    PlayoutPolicy::Learned {
+                        temperature: match self.playout {
+                            PlayoutPolicy::Learned { temperature } => temperature,
+                            _ => DEFAULT_TEMPERATURE,
+                        },
+                    }
+                } else {
+                    PlayoutPolicy::Rule
+                };
             }
-            "anchor" if value >= 0.0 => self.anchor_z = value,
-            "shortlist" => self.shortlist = value as usize,
-            "expand_after" => self.settings.tree.expand_after = value as u32,
-            "c" => self.settings.tree.exploration = value,
-            "prior" => self.settings.tree.prior = value.clamp(0.0, 1.0),
-            _ => return Err(format!("{text:?}: unknown expert setting {name:?}")),
+            "temperature" => {
+                self.playout = PlayoutPolicy::Learned {
+                    temperature: at_least_0()?,
+                };
+            }
+            "anchor" => self.anchor_z = at_least_0()?,
+            "shortlist" => self.shortlist = count(0.0)? as usize,
+            "expand_after" => self.settings.tree.expand_after = count(0.0)?,
+            "c" if value.is_finite() => self.settings.tree.exploration = at_least_0()?,
+            "prior" if (0.0..=1.0).contains(&value) => self.settings.tree.prior = value,
+            "c" | "prior" => {
+                return Err(format!(
+                    "{text:?}: expected {}",
+                    if name == "c" {
+                        "a finite number at least 0"
+                    } else {
+                        "a number from 0 to 1"
+                    }
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "{text:?}: expert has no setting {name:?} (iterations, budget_ms, z, \
+                     min_rounds, halving, deal_tries, uniform, random_playouts, learned, \
+                     temperature, anchor, shortlist, expand_after, c, prior)"
+                ));
+            }
         }
         self.name = "expert-variant";
         Ok(self)
@@ -200,7 +240,7 @@ impl<G: Learnable> ExpertBot<G> {
         &self,
         view: &G::View,
         ctx: &mut DecisionContext<'_>,
-    ) -> Result<SearchResult<G::Decision>, Fallback> {
+    ) -> Result<Searched<G::Decision>, Fallback<G::Decision>> {
         let limit = Limit {
             iterations: ctx.max_iterations().or(self.iterations),
             budget: self.budget.map(super::OwnBudget::starting_now),
@@ -234,17 +274,18 @@ impl<G: Learnable> ExpertBot<G> {
         // The evaluation bot's view of the candidates, taken before the search so that
         // nothing but answering follows the budget: its choice (the anchor) and its
         // ranking (the shortlist).
-        let (anchor, shortlist) = if self.shortlist > 0 || self.anchor_z > 0.0 {
+        let (evaluated, shortlist) = if self.shortlist > 0 || self.anchor_z > 0.0 {
             let (choice, ranked) = G::evaluation_policy().decide_explained(view, ctx);
             let list: Vec<G::Decision> = ranked
                 .into_iter()
                 .take(self.shortlist)
                 .map(|e| e.action)
                 .collect();
-            ((self.anchor_z > 0.0).then_some(choice), Some(list))
+            (Some(choice), Some(list))
         } else {
             (None, None)
         };
+        let anchor = evaluated.filter(|_| self.anchor_z > 0.0);
         let shortlist = shortlist.filter(|list| !list.is_empty());
         match search::<G>(
             view,
@@ -274,10 +315,10 @@ impl<G: Learnable> ExpertBot<G> {
                         result.decision = anchor;
                     }
                 }
-                Ok(result)
+                Ok((result, anchor))
             }
             Err(super::NoResult::NoPosition) => Err(Fallback::OffPhase),
-            Err(super::NoResult::NoTime) => Err(Fallback::NoTime),
+            Err(super::NoResult::NoTime) => Err(Fallback::NoTime(evaluated)),
         }
     }
 }
@@ -292,22 +333,31 @@ fn random_playout<G: Simulation>(
         .expect("a playout acts only while the hand runs")
 }
 
+/// A search's result, and the evaluation bot's choice when it was the anchor.
+type Searched<D> = (SearchResult<D>, Option<D>);
+
 /// Why the search gave no answer of its own.
-enum Fallback {
+enum Fallback<D> {
     /// The phase has no position to search: the evaluation bot answers.
     OffPhase,
-    /// The budget ended before the first round: the easy answer, marked.
-    NoTime,
+    /// The budget (or `max_iterations`) ended before the first round: the best answer
+    /// already computed, marked as a fallback: the evaluation bot's choice when the
+    /// search computed it first (for its anchor or its shortlist), else the easy one.
+    NoTime(Option<D>),
 }
 
 fn answer_without_search<G: Searchable>(
-    why: Fallback,
+    why: Fallback<G::Decision>,
     view: &G::View,
     ctx: &mut DecisionContext<'_>,
 ) -> (G::Decision, Vec<Explained<G::Decision>>) {
     match why {
         Fallback::OffPhase => G::evaluation_policy().decide_explained(view, ctx),
-        Fallback::NoTime => {
+        Fallback::NoTime(Some(evaluated)) => {
+            ctx.mark_fallback();
+            (evaluated, Vec::new())
+        }
+        Fallback::NoTime(None) => {
             ctx.mark_fallback();
             let easy = G::policy(Difficulty::Easy).expect("every game serves easy");
             (easy.decide(view, ctx), Vec::new())
@@ -322,7 +372,7 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
 
     fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
         match self.run(view, ctx) {
-            Ok(result) => result.decision,
+            Ok((result, _)) => result.decision,
             Err(why) => answer_without_search::<G>(why, view, ctx).0,
         }
     }
@@ -331,17 +381,22 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
     /// mean outcome oriented so that higher is better (a place counts negative),
     /// `probability` the candidate's share of the playouts, and the terms `playouts`,
     /// `mean`, `ci95_low`, `ci95_high` (in the game's primary unit) and `in_race` (1
-    /// while it was still a contender at the end).
+    /// while it was still a contender at the end); where the evaluation bot's choice is
+    /// the anchor ([`Searchable::ANCHOR_Z`]), that candidate also has the term `anchor`,
+    /// the standard errors another candidate must beat it by to be played instead.
     fn decide_explained(
         &self,
         view: &G::View,
         ctx: &mut DecisionContext<'_>,
     ) -> (G::Decision, Vec<Explained<G::Decision>>) {
-        let SearchResult {
-            decision,
-            candidates,
-            ..
-        } = match self.run(view, ctx) {
+        let (
+            SearchResult {
+                decision,
+                candidates,
+                ..
+            },
+            anchor,
+        ) = match self.run(view, ctx) {
             Ok(found) => found,
             Err(why) => return answer_without_search::<G>(why, view, ctx),
         };
@@ -351,17 +406,21 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
             .iter()
             .map(|c| {
                 let (lo, hi) = c.ci95.unwrap_or((f64::NAN, f64::NAN));
+                let mut terms = vec![
+                    ("playouts", c.visits as f64),
+                    ("mean", c.mean),
+                    ("ci95_low", lo),
+                    ("ci95_high", hi),
+                    ("in_race", f64::from(u8::from(c.in_race))),
+                ];
+                if anchor == Some(c.decision) {
+                    terms.push(("anchor", self.anchor_z));
+                }
                 Explained {
                     action: c.decision,
                     score: sign * c.mean,
                     probability: c.visits as f64 / total.max(1) as f64,
-                    terms: vec![
-                        ("playouts", c.visits as f64),
-                        ("mean", c.mean),
-                        ("ci95_low", lo),
-                        ("ci95_high", hi),
-                        ("in_race", f64::from(u8::from(c.in_race))),
-                    ],
+                    terms,
                 }
             })
             .collect();
@@ -378,7 +437,8 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
 
 /// The EXPERT bot by arena name: `expert` with overrides, e.g. `expert/iterations=400`,
 /// or `expert-v1`, the search as it was before it learned (playouts by the game's
-/// hand-written rule), kept to measure the learned search against.
+/// hand-written rule), kept to measure the learned search against. `None` for another
+/// name, the error for an override that is wrong.
 pub fn by_name<G: Learnable>(name: &str) -> Option<Result<ExpertBot<G>, String>> {
     let mut parts = name.split('/');
     let bot = match parts.next()? {

@@ -502,8 +502,8 @@ mod tests {
             None
         }
 
-        fn bot(_: &str) -> Option<Box<dyn Policy<Nim>>> {
-            None
+        fn bot(name: &str) -> Result<Box<dyn Policy<Nim>>, String> {
+            Err(format!("nim has no bot {name:?}"))
         }
     }
 

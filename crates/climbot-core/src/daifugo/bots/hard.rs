@@ -30,7 +30,7 @@
 //! inference) with a looser draw.
 
 use super::DaifugoDecision;
-use crate::bot::{DecisionContext, Explained, draw_index, parse_override, softmax_probabilities};
+use crate::bot::{DecisionContext, Explained, draw_index, parse_weight, softmax_probabilities};
 use crate::daifugo::Daifugo;
 use crate::daifugo::cards::{Card, CardSet, RANK_2};
 use crate::daifugo::decision::legal_decisions;
@@ -101,7 +101,7 @@ impl Default for Weights {
 impl Weights {
     /// The weights with one `name=value` override (tuning and ablation).
     pub fn with_override(mut self, text: &str) -> Result<Weights, String> {
-        let (name, v) = parse_override(text)?;
+        let (name, v) = parse_weight(text)?;
         let slot = match name {
             "plan" => &mut self.plan,
             "losers" => &mut self.losers,
@@ -117,7 +117,11 @@ impl Weights {
             "give" => &mut self.give,
             "temperature" => &mut self.temperature,
             "margin" => &mut self.margin,
-            other => return Err(format!("no weight {other:?}")),
+            other => {
+                return Err(format!(
+                    "{text:?}: hard and normal have no weight {other:?}"
+                ));
+            }
         };
         *slot = v;
         Ok(self)

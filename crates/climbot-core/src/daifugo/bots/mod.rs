@@ -11,7 +11,7 @@ pub use super::decision::{DaifugoDecision, is_legal, legal_decisions};
 use super::Daifugo;
 use super::view::DaifugoView;
 use crate::bot::Difficulty;
-use crate::game::{Game, Policy, served_bot};
+use crate::game::{Game, Policy, no_overrides, served_bot};
 use crate::search::ExpertBot;
 
 static EXPERT: ExpertBot<Daifugo> = ExpertBot::served();
@@ -50,31 +50,55 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Daifugo>> {
 /// `normal` with overrides for tuning and ablation: weights by name
 /// ([`hard::Weights::with_override`], e.g. `hard/tempo=0/finish=5`), `memory=k` (read
 /// only the last k log entries; `memory=all` the whole log), `passes=0|1` (read passes
-/// as evidence) and `pass_factor=x`. `None` for an unknown name or a bad override.
-pub fn by_name(name: &str) -> Option<Box<dyn Policy<Daifugo>>> {
+/// as evidence) and `pass_factor=x`. The error names an unknown name or the override
+/// that is wrong and why.
+pub fn by_name(name: &str) -> Result<Box<dyn Policy<Daifugo>>, String> {
     if let Some(policy) = crate::learn::PolicyBot::<Daifugo>::by_name(name) {
-        return policy.ok().map(|b| Box::new(b) as Box<dyn Policy<Daifugo>>);
+        return policy.map(|b| Box::new(b) as Box<dyn Policy<Daifugo>>);
     }
     if let Some(expert) = crate::search::expert::by_name::<Daifugo>(name) {
-        return expert.ok().map(|b| Box::new(b) as Box<dyn Policy<Daifugo>>);
+        return expert.map(|b| Box::new(b) as Box<dyn Policy<Daifugo>>);
     }
-    let mut parts = name.split('/');
-    let base = parts.next()?;
+    let (base, overrides) = name.split_once('/').unwrap_or((name, ""));
     let mut bot = match base {
-        "singles" => return Some(Box::new(baselines::SinglesBot)),
-        "random" => return Some(Box::new(baselines::RandomBot)),
+        "singles" | "random" => {
+            no_overrides(base, overrides)?;
+            return Ok(if base == "singles" {
+                Box::new(baselines::SinglesBot)
+            } else {
+                Box::new(baselines::RandomBot)
+            });
+        }
         "hard" => hard::HardBot::hard(),
         "normal" => hard::HardBot::normal(),
-        other => return served_bot::<Daifugo>(other),
+        _ => return served_bot::<Daifugo>(name),
     };
     let mut overridden = false;
-    for part in parts {
+    for part in overrides.split('/').filter(|p| !p.is_empty()) {
+        let bad = |what: &str| format!("{part:?}: {what}");
         match part.split_once('=') {
             Some(("memory", "all")) => bot.memory.window = None,
-            Some(("memory", k)) => bot.memory.window = Some(k.parse().ok()?),
-            Some(("passes", v)) => bot.memory.passes = v.parse::<u8>().ok()? != 0,
-            Some(("pass_factor", v)) => bot.memory.pass_factor = v.parse().ok()?,
-            _ => bot.weights = bot.weights.with_override(part).ok()?,
+            Some(("memory", k)) => {
+                bot.memory.window = Some(
+                    k.parse()
+                        .map_err(|_| bad("memory is a count of log entries or all"))?,
+                );
+            }
+            Some(("passes", v)) => {
+                bot.memory.passes = match v {
+                    "0" => false,
+                    "1" => true,
+                    _ => return Err(bad("passes is 0 or 1")),
+                };
+            }
+            Some(("pass_factor", v)) => {
+                bot.memory.pass_factor = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| bad("pass_factor is a number at least 0"))?;
+            }
+            _ => bot.weights = bot.weights.with_override(part)?,
         }
         overridden = true;
     }
@@ -85,7 +109,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Daifugo>>> {
             "normal-variant"
         };
     }
-    Some(Box::new(bot))
+    Ok(Box::new(bot))
 }
 
 impl Game for Daifugo {
@@ -116,7 +140,7 @@ impl Game for Daifugo {
         policy(difficulty)
     }
 
-    fn bot(name: &str) -> Option<Box<dyn Policy<Daifugo>>> {
+    fn bot(name: &str) -> Result<Box<dyn Policy<Daifugo>>, String> {
         by_name(name)
     }
 }

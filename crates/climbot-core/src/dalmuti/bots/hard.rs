@@ -22,7 +22,7 @@
 //! (`docs/dalmuti-hard.md`).
 
 use super::DalmutiDecision;
-use crate::bot::{DecisionContext, Explained, draw_index, parse_override, softmax_probabilities};
+use crate::bot::{DecisionContext, Explained, draw_index, parse_weight, softmax_probabilities};
 use crate::dalmuti::Dalmuti;
 use crate::dalmuti::cards::{Cards, Rank};
 use crate::dalmuti::knowledge::{Ledger, Memory};
@@ -91,7 +91,7 @@ impl Default for Weights {
 impl Weights {
     /// The weights with one `name=value` override (for tuning and ablations).
     pub fn with_override(mut self, text: &str) -> Result<Weights, String> {
-        let (name, v) = parse_override(text)?;
+        let (name, v) = parse_weight(text)?;
         let slot = match name {
             "plan" => &mut self.plan,
             "strength" => &mut self.strength,
@@ -111,7 +111,11 @@ impl Weights {
             "rivalry" => &mut self.rivalry,
             "temperature" => &mut self.temperature,
             "margin" => &mut self.margin,
-            other => return Err(format!("no weight {other:?}")),
+            other => {
+                return Err(format!(
+                    "{text:?}: hard and normal have no weight {other:?}"
+                ));
+            }
         };
         *slot = v;
         Ok(self)

@@ -11,40 +11,56 @@ pub use super::decision::{DalmutiDecision, is_legal, legal_decisions};
 use super::Dalmuti;
 use super::view::DalmutiView;
 use crate::bot::Difficulty;
-use crate::game::{Game, Policy};
+use crate::game::{Game, Policy, no_overrides};
 use crate::search::ExpertBot;
 
 /// A bot by name, for the arena and self-play: `easy`, `hard`, `normal`, `singles`,
 /// `random`, and `hard`/`normal` with weight overrides, e.g. `hard/tempo=0/hold=0.3`
 /// (names as in [`hard::Weights::with_override`], plus the ledger's `pass_factor=x`
-/// and `memory=n` tricks, 0 = full memory). `None` for an unknown name or a bad
-/// override. `expert` takes the search's overrides (`expert/iterations=400`).
-pub fn by_name(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
+/// and `memory=n` tricks, 0 = full memory). The error names an unknown name or the
+/// override that is wrong and why. `expert` takes the search's overrides
+/// (`expert/iterations=400`).
+pub fn by_name(name: &str) -> Result<Box<dyn Policy<Dalmuti>>, String> {
     if let Some(policy) = crate::learn::PolicyBot::<Dalmuti>::by_name(name) {
-        return policy.ok().map(|b| Box::new(b) as Box<dyn Policy<Dalmuti>>);
+        return policy.map(|b| Box::new(b) as Box<dyn Policy<Dalmuti>>);
     }
     if let Some(expert) = crate::search::expert::by_name::<Dalmuti>(name) {
-        return expert.ok().map(|b| Box::new(b) as Box<dyn Policy<Dalmuti>>);
+        return expert.map(|b| Box::new(b) as Box<dyn Policy<Dalmuti>>);
     }
-    let mut parts = name.split('/');
-    let base = parts.next()?;
+    let (base, overrides) = name.split_once('/').unwrap_or((name, ""));
+    let fixed: Option<Box<dyn Policy<Dalmuti>>> = match base {
+        "easy" => Some(Box::new(easy::EasyBot)),
+        "singles" => Some(Box::new(baselines::SinglesBot)),
+        "random" => Some(Box::new(baselines::RandomBot)),
+        _ => None,
+    };
+    if let Some(bot) = fixed {
+        no_overrides(base, overrides)?;
+        return Ok(bot);
+    }
     let mut bot = match base {
-        "easy" => return Some(Box::new(easy::EasyBot)),
-        "singles" => return Some(Box::new(baselines::SinglesBot)),
-        "random" => return Some(Box::new(baselines::RandomBot)),
         "hard" => hard::HardBot::hard(),
         "normal" => hard::HardBot::normal(),
-        _ => return None,
+        _ => return Err(format!("dalmuti has no bot {base:?}")),
     };
     let mut overridden = false;
-    for part in parts {
+    for part in overrides.split('/').filter(|p| !p.is_empty()) {
+        let bad = |what: &str| format!("{part:?}: {what}");
         match part.split_once('=') {
-            Some(("pass_factor", v)) => bot.memory.pass_factor = v.parse().ok()?,
+            Some(("pass_factor", v)) => {
+                bot.memory.pass_factor = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| bad("pass_factor is a number at least 0"))?;
+            }
             Some(("memory", v)) => {
-                let n: usize = v.parse().ok()?;
+                let n: usize = v
+                    .parse()
+                    .map_err(|_| bad("memory is a count of tricks (0: all)"))?;
                 bot.memory.tricks = (n > 0).then_some(n);
             }
-            _ => bot.weights = bot.weights.with_override(part).ok()?,
+            _ => bot.weights = bot.weights.with_override(part)?,
         }
         overridden = true;
     }
@@ -54,7 +70,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
             _ => "normal-variant",
         };
     }
-    Some(Box::new(bot))
+    Ok(Box::new(bot))
 }
 
 /// The policy serving `difficulty`, if this game has it: Easy, Normal and Hard (the
@@ -118,7 +134,7 @@ impl Game for Dalmuti {
         policy(difficulty)
     }
 
-    fn bot(name: &str) -> Option<Box<dyn Policy<Dalmuti>>> {
+    fn bot(name: &str) -> Result<Box<dyn Policy<Dalmuti>>, String> {
         by_name(name)
     }
 }
@@ -130,19 +146,20 @@ mod tests {
     #[test]
     fn by_name_knows_the_bots_and_the_overrides() {
         for name in ["easy", "hard", "normal", "singles", "random"] {
-            assert_eq!(by_name(name).map(|b| b.name()), Some(name));
+            assert_eq!(by_name(name).map(|b| b.name()), Ok(name));
         }
         assert_eq!(
             by_name("hard/tempo=0/memory=2/pass_factor=1").map(|b| b.name()),
-            Some("hard-variant")
+            Ok("hard-variant")
         );
-        assert!(by_name("hard/nope=1").is_none());
-        assert!(by_name("hard/memory=x").is_none());
-        assert_eq!(by_name("expert").map(|b| b.name()), Some("expert"));
+        assert!(by_name("hard/nope=1").is_err_and(|e| e.contains("nope")));
+        assert!(by_name("hard/memory=x").is_err_and(|e| e.contains("memory")));
+        assert!(by_name("easy/bogus=1").is_err_and(|e| e.contains("no overrides")));
+        assert_eq!(by_name("expert").map(|b| b.name()), Ok("expert"));
         assert_eq!(
             by_name("expert/iterations=50").map(|b| b.name()),
-            Some("expert-variant")
+            Ok("expert-variant")
         );
-        assert!(by_name("expert/iterations=0").is_none());
+        assert!(by_name("expert/iterations=0").is_err());
     }
 }

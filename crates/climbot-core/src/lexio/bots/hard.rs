@@ -27,7 +27,7 @@
 //! inference from passes.
 
 use super::easy::easy_action;
-use crate::bot::{DecisionContext, Explained, draw_index, parse_override, softmax_probabilities};
+use crate::bot::{DecisionContext, Explained, draw_index, parse_weight, softmax_probabilities};
 use crate::game::Policy;
 use crate::lexio::Lexio;
 use crate::lexio::combos::Combo;
@@ -142,7 +142,7 @@ impl Weights {
     /// Applies overrides written `name=value` (e.g. `tempo=0`), for tuning and
     /// ablation from the arena's command line.
     pub fn with_override(mut self, text: &str) -> Result<Weights, String> {
-        let (name, v) = parse_override(text)?;
+        let (name, v) = parse_weight(text)?;
         let slot = match name {
             "tiles" => &mut self.tiles,
             "pass" => &mut self.pass,
@@ -162,7 +162,11 @@ impl Weights {
                 self.must_block = v != 0.0;
                 return Ok(self);
             }
-            other => return Err(format!("no weight {other:?}")),
+            other => {
+                return Err(format!(
+                    "{text:?}: hard and normal have no weight {other:?}"
+                ));
+            }
         };
         *slot = v;
         Ok(self)

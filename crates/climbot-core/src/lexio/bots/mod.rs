@@ -14,7 +14,7 @@ pub use hard::{HardBot, Scored, Weights};
 use super::Lexio;
 use super::view::{Action, LexioView};
 use crate::bot::Difficulty;
-use crate::game::{Game, Policy, served_bot};
+use crate::game::{Game, Policy, no_overrides, served_bot};
 use crate::search::ExpertBot;
 
 static EXPERT: ExpertBot<Lexio> = ExpertBot::served();
@@ -37,33 +37,49 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Lexio>> {
 /// `hard/tempo=0/plan=2`, and `memory=k` (read only the last k log entries) or
 /// `memory=all`; `expert` takes the search's overrides (`expert/iterations=400`, see
 /// [`crate::search::ExpertBot::with_override`]).
-pub fn by_name(name: &str) -> Option<Box<dyn Policy<Lexio>>> {
+/// The error names the part of `name` that is wrong and why.
+pub fn by_name(name: &str) -> Result<Box<dyn Policy<Lexio>>, String> {
     if let Some(policy) = crate::learn::PolicyBot::<Lexio>::by_name(name) {
-        return policy.ok().map(|b| Box::new(b) as Box<dyn Policy<Lexio>>);
+        return policy.map(|b| Box::new(b) as Box<dyn Policy<Lexio>>);
     }
     if let Some(expert) = crate::search::expert::by_name::<Lexio>(name) {
-        return expert.ok().map(|b| Box::new(b) as Box<dyn Policy<Lexio>>);
+        return expert.map(|b| Box::new(b) as Box<dyn Policy<Lexio>>);
     }
-    let mut parts = name.split('/');
-    let base = parts.next()?;
-    let mut bot = match base {
-        "singles" => return Some(Box::new(SinglesBot)),
-        "random" => return Some(Box::new(RandomBot)),
-        "flat" => return Some(Box::new(FlatMonteCarloBot::default())),
-        "hard" => HardBot::hard(),
-        "normal" => HardBot::normal(),
-        other => return served_bot::<Lexio>(other),
+    let (base, overrides) = name.split_once('/').unwrap_or((name, ""));
+    let fixed: Box<dyn Policy<Lexio>> = match base {
+        "singles" => Box::new(SinglesBot),
+        "random" => Box::new(RandomBot),
+        "flat" => Box::new(FlatMonteCarloBot::default()),
+        "hard" | "normal" => Box::new(tuned(base, overrides)?),
+        _ => return served_bot::<Lexio>(name),
     };
-    for part in parts {
+    if !matches!(base, "hard" | "normal") {
+        no_overrides(base, overrides)?;
+    }
+    Ok(fixed)
+}
+
+/// `hard` or `normal` with its overrides, each checked.
+fn tuned(base: &str, overrides: &str) -> Result<HardBot, String> {
+    let mut bot = if base == "hard" {
+        HardBot::hard()
+    } else {
+        HardBot::normal()
+    };
+    for part in overrides.split('/').filter(|p| !p.is_empty()) {
         match part.strip_prefix("memory=") {
             // `memory=all` is the hard bot's full information; `memory=k` the last k
             // log entries (the normal bot's 4).
             Some("all") => bot.memory = None,
-            Some(k) => bot.memory = Some(k.parse().ok()?),
-            None => bot.weights = bot.weights.with_override(part).ok()?,
+            Some(k) => {
+                bot.memory = Some(k.parse().map_err(|_| {
+                    format!("{part:?}: memory is a count of log entries or all, not {k:?}")
+                })?);
+            }
+            None => bot.weights = bot.weights.with_override(part)?,
         }
     }
-    Some(Box::new(bot))
+    Ok(bot)
 }
 
 impl Game for Lexio {
@@ -92,7 +108,7 @@ impl Game for Lexio {
         policy(difficulty)
     }
 
-    fn bot(name: &str) -> Option<Box<dyn Policy<Lexio>>> {
+    fn bot(name: &str) -> Result<Box<dyn Policy<Lexio>>, String> {
         by_name(name)
     }
 }
