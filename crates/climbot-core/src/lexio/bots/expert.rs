@@ -17,7 +17,7 @@ impl Searchable for Lexio {
     const DEFAULT_ITERATIONS: u64 = 4000;
 
     /// Measured: at equal playouts, halving beats the race, and unlike the race it
-    /// turns ten times the playouts into strength (`docs/expert.md`).
+    /// turns ten times the playouts into strength (`docs/measurements/expert.md`).
     const HALVING: bool = true;
 
     fn playout_action(
