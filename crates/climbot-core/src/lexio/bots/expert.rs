@@ -31,7 +31,7 @@ impl Searchable for Lexio {
 
     /// A seat that passed on a single trick probably holds nothing above the table's
     /// tile ([`seat_models`]); each tile a deal gives it outside that cap multiplies the
-    /// deal's weight by [`PASS_TRUST`]. A soft weight, because a pass may be strategic.
+    /// deal's weight by `PASS_TRUST`. A soft weight, because a pass may be strategic.
     fn deal_weight(view: &LexioView) -> Option<DealWeight<'_, Lexio>> {
         let models = seat_models(view, 0);
         let capped: Vec<_> = models
