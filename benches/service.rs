@@ -5,6 +5,13 @@
 //! Uses EASY (microseconds of policy time, answered on the request's own task), so the
 //! figures are the service's own overhead: validation, seeding, metrics, encoding and,
 //! for loopback, HTTP/2 + protobuf.
+//!
+//! Then two figures that the integration tests bound only loosely, since they share the
+//! machine with builds: how long a call whose deadline is within the safety margin waits
+//! for its DEADLINE_EXCEEDED (`tests/service_deadline.rs`), and the latency of EASY
+//! calls and legal-play lists while EXPERT searches keep every decision slot busy
+//! (`tests/service_isolation.rs`): 2 slots, 4 clients calling EXPERT with 100 ms
+//! budgets, and one client timing EASY calls and legal-play lists one after another.
 
 use climbot::pb;
 use climbot::pb::bot_service_client::BotServiceClient;
@@ -154,6 +161,123 @@ fn bench_request_reading(n: u32) {
     );
 }
 
+/// A loopback server with `slots` decision slots; its address.
+async fn serve(slots: usize) -> std::net::SocketAddr {
+    let config = Config {
+        decision_slots: slots,
+        ..Config::default()
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(climbot::service::run(
+        config,
+        listener,
+        None,
+        std::future::pending(),
+    ));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    addr
+}
+
+/// p50, p99, p99.9 and the largest of `sorted`, for printing.
+fn spread(sorted: &[Duration]) -> String {
+    format!(
+        "p50 {:>9.1?}  p99 {:>9.1?}  p99.9 {:>9.1?}  max {:>9.1?}",
+        percentile(sorted, 0.5),
+        percentile(sorted, 0.99),
+        percentile(sorted, 0.999),
+        sorted.last().unwrap()
+    )
+}
+
+/// The time to DEADLINE_EXCEEDED for `n` EXPERT calls whose 8 ms deadline is within a
+/// 10 ms margin, one after another on a warm connection.
+async fn bench_refusal_within_margin(n: usize) {
+    let addr = serve(2).await;
+    let mut client = BotServiceClient::connect(format!("http://{addr}"))
+        .await
+        .unwrap();
+    client.select_play(request()).await.unwrap();
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut call = tonic::Request::new(pb::SelectPlayRequest {
+            difficulty: pb::Difficulty::Expert as i32,
+            ..request()
+        });
+        call.set_timeout(Duration::from_millis(8));
+        let t0 = Instant::now();
+        let status = client.select_play(call).await.unwrap_err();
+        times.push(t0.elapsed());
+        assert_eq!(status.code(), tonic::Code::DeadlineExceeded, "{status:?}");
+    }
+    times.sort();
+    println!("refused within the margin ({n} calls)  {}", spread(&times));
+}
+
+/// EASY calls and legal-play lists timed while 4 clients keep both decision slots busy
+/// with EXPERT searches of 100 ms.
+async fn bench_easy_under_search_load(calls: usize) {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let addr = serve(2).await;
+    let url = format!("http://{addr}");
+    let stop = Arc::new(AtomicBool::new(false));
+    let (ok, refused) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let mut load = Vec::new();
+    for i in 0..4u64 {
+        let (stop, ok, refused, url) = (stop.clone(), ok.clone(), refused.clone(), url.clone());
+        load.push(tokio::spawn(async move {
+            let mut client = BotServiceClient::connect(url).await.unwrap();
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let search = pb::SelectPlayRequest {
+                    difficulty: pb::Difficulty::Expert as i32,
+                    budget_ms: Some(100),
+                    seed: Some(i * 1_000_000 + n),
+                    ..request()
+                };
+                n += 1;
+                match client.select_play(search).await {
+                    Ok(_) => ok.fetch_add(1, Ordering::Relaxed),
+                    Err(_) => refused.fetch_add(1, Ordering::Relaxed),
+                };
+            }
+        }));
+    }
+    let mut client = BotServiceClient::connect(url).await.unwrap();
+    for _ in 0..50 {
+        client.select_play(request()).await.unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (mut easy, mut list) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
+    for _ in 0..calls {
+        let t0 = Instant::now();
+        client.select_play(request()).await.unwrap();
+        easy.push(t0.elapsed());
+        let t0 = Instant::now();
+        client
+            .list_legal_plays(pb::ListLegalPlaysRequest {
+                view: request().view,
+            })
+            .await
+            .unwrap();
+        list.push(t0.elapsed());
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    stop.store(true, Ordering::Relaxed);
+    for task in load {
+        task.await.unwrap();
+    }
+    easy.sort();
+    list.sort();
+    println!(
+        "under search load: 4 EXPERT clients on 2 slots ({} searches answered, {} refused)",
+        ok.load(Ordering::Relaxed),
+        refused.load(Ordering::Relaxed)
+    );
+    println!("  EASY ({calls} calls)            {}", spread(&easy));
+    println!("  ListLegalPlays ({calls} calls)  {}", spread(&list));
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing useful.
     let quick =
@@ -203,5 +327,7 @@ fn main() {
             .await;
             println!("loopback    c={concurrency:<2}  p50 {p50:>9.1?}  p99 {p99:>9.1?}  {rate:>8.0} calls/s");
         }
+        bench_refusal_within_margin(if quick { 50 } else { 2_000 }).await;
+        bench_easy_under_search_load(if quick { 100 } else { 3_000 }).await;
     });
 }

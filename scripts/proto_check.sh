@@ -3,7 +3,7 @@
 #   - buf lint (buf.yaml: the standard rules and a comment on every element);
 #   - buf breaking against the commit that froze climbot.v1 (the first commit with
 #     buf.yaml) and against the previous commit: within v1, fields, messages, enum
-#     values and RPCs are only added (README, "Compatibility"). The proto changed
+#     values and RPCs are only added (docs/api.md, "Compatibility"). The proto changed
 #     freely before the freeze, so the commits before it are not compared.
 # Needs git history; in a clone without it (shallow) the breaking checks are skipped
 # with a note.

@@ -26,12 +26,12 @@ async fn a_deadline_within_the_margin_is_refused_at_once() {
         ))
         .await
         .unwrap_err();
+    // DEADLINE_EXCEEDED is the server's refusal: had it started the search, the
+    // client's own 8 ms timer would have ended the call first (CANCELLED). The bound is
+    // generous for a machine shared with builds; `cargo bench --bench service` measures
+    // how fast the refusal is.
     assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
-    assert!(
-        t0.elapsed() < Duration::from_millis(100),
-        "{:?}",
-        t0.elapsed()
-    );
+    assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
 }
 
 #[tokio::test]
@@ -87,13 +87,15 @@ async fn tiny_timeouts_are_answered_on_time_or_refused() {
 
 #[tokio::test]
 async fn budget_ms_caps_the_search_below_the_deadline() {
-    let server = start(test_config()).await;
+    let mut config = test_config();
+    config.max_budget = Duration::from_secs(20);
+    let server = start(config).await;
     let mut client = server.client().await;
     let mut request = select(undecided_view(), pb::Difficulty::Expert);
     request.budget_ms = Some(40);
     let t0 = Instant::now();
     let response = client
-        .select_play(with_timeout(request, Duration::from_secs(5)))
+        .select_play(with_timeout(request, Duration::from_secs(20)))
         .await
         .unwrap()
         .into_inner();
@@ -102,12 +104,13 @@ async fn budget_ms_caps_the_search_below_the_deadline() {
         elapsed >= Duration::from_millis(30),
         "an anytime search uses its budget: {elapsed:?}"
     );
-    assert!(elapsed < Duration::from_millis(400), "{elapsed:?}");
-    // The budget, not the 5 s deadline, stops the search. How close to the budget it
-    // stops is measured by the search bench on an idle machine: here the decision
-    // thread (nice 10) may wait for a core behind whatever else the machine runs.
+    // The budget, not the 20 s deadline, stops the search. The bounds are generous: the
+    // decision thread (nice 10) may wait for a core behind whatever else the machine
+    // runs. How close to its budget a search stops is measured by `cargo bench --bench
+    // search` on an idle machine (within 1 ms at the 99.9th percentile).
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
     assert!(
-        response.compute_micros < 400_000,
+        response.compute_micros < 5_000_000,
         "{}",
         response.compute_micros
     );
@@ -155,8 +158,10 @@ async fn a_deadline_that_passes_while_the_body_arrives_is_deadline_exceeded() {
             "{}",
             status.message()
         );
+        // At the 150 ms deadline, not at the 10 s request read timeout (generous for a
+        // machine shared with builds).
         assert!(
-            elapsed >= Duration::from_millis(140) && elapsed < Duration::from_millis(1000),
+            elapsed >= Duration::from_millis(140) && elapsed < Duration::from_secs(3),
             "{path}: {elapsed:?}"
         );
     }

@@ -10,7 +10,7 @@ use common::*;
 #[test]
 fn the_seed_formula_is_pinned() {
     // StableHasher::new().bytes(b"lexio").u64(fingerprint).u64(difficulty number).finish()
-    // Changing this value changes every derived seed: the README promises it does not.
+    // Changing this value changes every derived seed: docs/api.md ("Determinism") promises it does not.
     assert_eq!(
         derive_seed(GameId::Lexio, 0, Difficulty::Easy),
         PINNED_EASY_0

@@ -2,9 +2,10 @@
 //! and ListLegalPlays stay fast. The real binary serves; this process loads it with
 //! EXPERT calls and times EASY calls and legal-play lists one after another.
 //!
-//! `cargo test --test service_isolation -- --ignored --nocapture` prints the
-//! percentiles (the README's figures); the plain run checks a loose bound only, since
-//! the test shares the machine's 2 cores with everything else.
+//! The bound is generous, since the test shares the machine's 2 cores with everything
+//! else: the searches take 1 s each, so a call that waited for a slot would take
+//! hundreds of milliseconds. The percentiles themselves are measured by `cargo bench
+//! --bench service` ("EASY under search load").
 mod common;
 
 use climbot::pb;
@@ -41,7 +42,7 @@ async fn measure(searchers: usize, calls: usize) -> Figures {
             let mut n = 0u64;
             while !stop.load(Ordering::Relaxed) {
                 let mut request = select(undecided_view(), pb::Difficulty::Expert);
-                request.budget_ms = Some(100);
+                request.budget_ms = Some(1_000);
                 request.seed = Some(i as u64 * 1_000_000 + n);
                 n += 1;
                 match client.select_play(request).await {
@@ -115,26 +116,14 @@ async fn measure(searchers: usize, calls: usize) -> Figures {
 async fn easy_calls_stay_fast_while_searches_fill_the_slots() {
     let figures = measure(4, 300).await;
     assert!(figures.expert_ok > 0, "the searches ran");
-    // A loose bound for a shared machine; the ignored run measures the target.
     assert!(
-        figures.easy_p99 < Duration::from_millis(50),
+        figures.easy_p99 < Duration::from_millis(250),
         "EASY p99 {:?}",
         figures.easy_p99
     );
     assert!(
-        figures.list_p99 < Duration::from_millis(50),
+        figures.list_p99 < Duration::from_millis(250),
         "list p99 {:?}",
         figures.list_p99
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "a measurement: run with --ignored --nocapture"]
-async fn easy_p99_under_search_load() {
-    let figures = measure(4, 3000).await;
-    assert!(
-        figures.easy_p99 <= Duration::from_millis(5),
-        "EASY p99 {:?} (target 5 ms)",
-        figures.easy_p99
     );
 }

@@ -6,7 +6,7 @@
 //! Both runs are measurements, ignored in the plain `cargo test`: whether an answer
 //! arrives in time also depends on how busy the machine is (on a starved machine the
 //! server's own DEADLINE_EXCEEDED can reach the client after its deadline), so they
-//! are run on purpose and their figures are in the README's "Budget and deadlines":
+//! are run on purpose and their figures are in docs/api.md, "Budget and deadlines":
 //!
 //! ```sh
 //! cargo test --test service_tiny_deadlines -- --ignored --nocapture --test-threads 1
@@ -200,6 +200,6 @@ async fn ten_thousand_calls_at_5x_overload() {
     assert_eq!(tally.calls() as usize, calls);
     assert_eq!(tally.other, 0, "{tally:?}");
     // Overloaded, calls are refused (RESOURCE_EXHAUSTED, DEADLINE_EXCEEDED) rather
-    // than answered late; the figures are printed for the README.
+    // than answered late; the figures are printed for docs/api.md.
     assert!(tally.resource_exhausted + tally.deadline_exceeded > 0);
 }

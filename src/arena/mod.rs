@@ -416,7 +416,7 @@ pub fn run_with_progress(
 }
 
 impl ArenaReport {
-    /// The documented JSON object (see the README's arena section).
+    /// The documented JSON object (`docs/tools.md`, "The arena").
     pub fn to_json(&self) -> serde_json::Value {
         let bots: serde_json::Map<String, serde_json::Value> = self
             .bots

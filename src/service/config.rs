@@ -69,9 +69,13 @@ pub enum LogFormat {
 /// A difficulty on the command line.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DifficultyArg {
+    /// A fixed rule, answered in microseconds.
     Easy,
+    /// HARD's evaluation on less information, with a looser choice.
     Normal,
+    /// Every candidate scored from what the view reveals.
     Hard,
+    /// A search over deals consistent with the view.
     Expert,
 }
 

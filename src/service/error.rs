@@ -10,16 +10,26 @@ use tonic::{Code, Status};
 pub enum ServiceError {
     /// The request breaks a rule. `field` is the path from the request root, e.g.
     /// `view.lexio.hand[3]`.
-    InvalidArgument { field: String, reason: String },
+    InvalidArgument {
+        /// The path of the field that breaks the rule.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The game has no bot at this level yet.
     Unimplemented {
+        /// The game of the view.
         game: GameId,
+        /// The level asked for.
         difficulty: Difficulty,
     },
     /// The client's deadline leaves no time, or passed during the decision.
     DeadlineExceeded(&'static str),
     /// No decision slot became free within the budget.
-    ResourceExhausted { waited_ms: u128 },
+    ResourceExhausted {
+        /// How long the call waited for a slot, in milliseconds.
+        waited_ms: u128,
+    },
     /// The server failed in a way that is not the client's doing.
     Internal(String),
     /// Code on the call's path panicked (a server bug): decoding, validation, a

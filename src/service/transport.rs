@@ -1,5 +1,5 @@
 //! The HTTP/2 transport: climbot's own accept loop over hyper, so that every
-//! connection runs with bounded, chosen settings (README, "HTTP/2 settings"):
+//! connection runs with bounded, chosen settings (docs/operations.md, "HTTP/2 settings"):
 //!
 //! - a client must send its HTTP/2 preface and first SETTINGS frame within
 //!   [`Transport::handshake_timeout`], or the connection is dropped;

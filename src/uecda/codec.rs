@@ -98,7 +98,7 @@ pub fn card_at(row: usize, column: usize) -> Option<Card> {
         .then(|| Card::natural(column as u8 - 1, Suit::from_index(row as u8)))
 }
 
-/// The handshake: the version at [0][0] and the name's bytes in row 1 (at most 14).
+/// The handshake: the version at `[0][0]` and the name's bytes in row 1 (at most 14).
 pub fn hello_table(name: &str) -> Table {
     let mut table = empty_table();
     table[0][0] = PROTOCOL_VERSION;
@@ -119,7 +119,7 @@ pub fn parse_hello(table: &Table) -> (i32, String) {
 }
 
 /// A hand (or the cards given back in the exchange) as a table: naturals at their cells
-/// with 1, the joker at [4][1] with 2. Rows 5-7 are zero.
+/// with 1, the joker at `[4][1]` with 2. Rows 5-7 are zero.
 pub fn hand_table(hand: CardSet) -> Table {
     let mut table = empty_table();
     for card in hand.iter() {
@@ -272,28 +272,28 @@ pub fn decode_play(table: &Table) -> Result<Option<Play>, String> {
 /// Row 5 and row 6 of a table: the flags and the public counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Status {
-    /// [5][0]: the exchange phase (set in every deal message).
+    /// `[5][0]`: the exchange phase (set in every deal message).
     pub exchange: bool,
-    /// [5][1]: how many cards this player gives back (daifugo 2, fugo 1, others 0).
+    /// `[5][1]`: how many cards this player gives back (daifugo 2, fugo 1, others 0).
     pub give: u32,
-    /// [5][2]: this player is to act.
+    /// `[5][2]`: this player is to act.
     pub my_turn: bool,
-    /// [5][3]: the player to act (in the message after a turn: the player who acted).
+    /// `[5][3]`: the player to act (in the message after a turn: the player who acted).
     pub to_act: i32,
-    /// [5][4]: the table is empty.
+    /// `[5][4]`: the table is empty.
     pub empty_table: bool,
-    /// [5][5]: jack-back (never set under the contest's rules).
+    /// `[5][5]`: jack-back (never set under the contest's rules).
     pub jack_back: bool,
-    /// [5][6]: revolution.
+    /// `[5][6]`: revolution.
     pub revolution: bool,
-    /// [5][7]: the lock is on (the locked suits are the table's).
+    /// `[5][7]`: the lock is on (the locked suits are the table's).
     pub lock: bool,
-    /// [6][0..5]: each player's card count.
+    /// `[6][0..5]`: each player's card count.
     pub counts: [u32; PLAYERS],
-    /// [6][5..10]: each player's class, 0 = daifugo .. 4 = daihinmin (all 0 in the first
+    /// `[6][5..10]`: each player's class, 0 = daifugo .. 4 = daihinmin (all 0 in the first
     /// game after the classes are reset).
     pub classes: [u32; PLAYERS],
-    /// [6][10..15]: the player at each seat, in turn order.
+    /// `[6][10..15]`: the player at each seat, in turn order.
     pub seats: [usize; PLAYERS],
 }
 

@@ -400,7 +400,7 @@ mod hasher_tests {
     #[test]
     fn stable_hasher_is_pinned() {
         // Pinned value: changing the hash changes every derived seed, which the
-        // README promises never to do silently.
+        // determinism promise (docs/api.md, "Determinism") rules out doing silently.
         let h = StableHasher::new().bytes(b"climbot").u64(42).finish();
         assert_eq!(h, StableHasher::new().bytes(b"climbot").u64(42).finish());
         assert_ne!(h, StableHasher::new().bytes(b"climbot").u64(43).finish());

@@ -41,7 +41,7 @@ pub fn decide(view: &DaifugoView) -> DaifugoDecision {
 }
 
 /// How few cards that may end the hand the playout rule keeps before it sheds the rest
-/// (measured: 1 to 4 and "always" tried, 2 the strongest, `docs/expert.md`).
+/// (measured: 1 to 4 and "always" tried, 2 the strongest, `docs/measurements/expert.md`).
 pub const SHED_FOULS_AT: usize = 2;
 
 /// The easy play for `hand` on `trick`, or `None` to pass (`docs/rules/easy-bots.md`):

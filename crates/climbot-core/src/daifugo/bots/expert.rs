@@ -6,7 +6,7 @@
 //! has no play to search, is answered by the hard evaluation.
 //!
 //! Playouts still misjudge Daifugo more than the hard evaluation does: searching every
-//! candidate is weaker than searching HARD's best few (`docs/expert.md`). So the search
+//! candidate is weaker than searching HARD's best few (`docs/measurements/expert.md`). So the search
 //! races only HARD's two best candidates and keeps HARD's own choice unless the other is
 //! ahead by 3 standard errors of paired evidence.
 

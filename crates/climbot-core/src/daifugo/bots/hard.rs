@@ -1,4 +1,4 @@
-//! The hard and normal evaluation bots (`docs/daifugo-hard.md`).
+//! The hard and normal evaluation bots (`docs/measurements/daifugo-hard.md`).
 //!
 //! Every legal play and the pass are scored on one scale, each term by name:
 //!
@@ -74,7 +74,7 @@ pub struct Weights {
     pub margin: f64,
 }
 
-/// The hard level's weights (tuning log in `docs/daifugo-hard.md`).
+/// The hard level's weights (tuning log in `docs/measurements/daifugo-hard.md`).
 pub const HARD_WEIGHTS: Weights = Weights {
     plan: 1.0,
     losers: 1.5,

@@ -2,7 +2,7 @@
 //! as its playout policy; the tax return and the revolution choice, which have no
 //! play to search, are answered by the hard evaluation.
 //!
-//! Two parts of the search are off here, by measurement (`docs/expert.md`): the tree
+//! Two parts of the search are off here, by measurement (`docs/measurements/expert.md`): the tree
 //! below the candidates and deals weighted by the ledger's passes both measured worse
 //! than plain racing over uniform deals. The easy playouts misjudge a table of HARD
 //! bots, which contest tricks the easy rule would not (at 4 players the plain race was

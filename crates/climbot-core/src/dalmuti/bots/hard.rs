@@ -19,7 +19,7 @@
 //! (a ledger that ignores passes and what the taxes reveal) and a wider softmax. It does
 //! not forget plays: a forgetful ledger counts old strong cards as still out, so nothing
 //! it holds ever looks safe and it lost to an easy bot in a field of its own kind
-//! (`docs/dalmuti-hard.md`).
+//! (`docs/measurements/dalmuti-hard.md`).
 
 use super::DalmutiDecision;
 use crate::bot::{DecisionContext, Explained, draw_index, parse_weight, softmax_probabilities};

@@ -17,7 +17,7 @@ impl Searchable for Lexio {
     const DEFAULT_ITERATIONS: u64 = 4000;
 
     /// Measured: at equal playouts, halving beats the race, and unlike the race it
-    /// turns ten times the playouts into strength (`docs/expert.md`).
+    /// turns ten times the playouts into strength (`docs/measurements/expert.md`).
     const HALVING: bool = true;
 
     fn playout_action(
@@ -31,7 +31,7 @@ impl Searchable for Lexio {
 
     /// A seat that passed on a single trick probably holds nothing above the table's
     /// tile ([`seat_models`]); each tile a deal gives it outside that cap multiplies the
-    /// deal's weight by [`PASS_TRUST`]. A soft weight, because a pass may be strategic.
+    /// deal's weight by `PASS_TRUST`. A soft weight, because a pass may be strategic.
     fn deal_weight(view: &LexioView) -> Option<DealWeight<'_, Lexio>> {
         let models = seat_models(view, 0);
         let capped: Vec<_> = models

@@ -81,8 +81,8 @@ impl Default for Weights {
 }
 
 /// The hard level's weights: coordinate descent (`scripts/tune.py`, 300 duplicate
-/// blocks at 3, 4 and 5 players against easy bots, tuning seed 10000; see the README
-/// for the evaluation on held-out seeds). `settlement` tuned to 0: shedding 2s early
+/// blocks at 3, 4 and 5 players against easy bots, tuning seed 10000; see `docs/tools.md`,
+/// "The Lexio hard bot", for the evaluation on held-out seeds). `settlement` tuned to 0: shedding 2s early
 /// for the settlement's sake cost more than it saved.
 pub const HARD_WEIGHTS: Weights = Weights {
     tiles: 8.0,
@@ -128,7 +128,7 @@ impl HardBot {
     /// within noise there), so the looser choice makes the step. With temperature 1
     /// and margin 2, HARD was only +0.12 [-0.05, 0.30] chips per round ahead (200
     /// blocks); at 3 and 4 NORMAL sits near the middle between EASY and HARD
-    /// (`docs/expert.md`, the ladder).
+    /// (`docs/measurements/expert.md`, the ladder).
     pub const fn normal() -> HardBot {
         let mut bot = HardBot::hard();
         bot.memory = Some(4);
