@@ -27,6 +27,9 @@ fn each_run_script_stops_without_a_binary_and_says_what_to_do() {
             started.elapsed() < std::time::Duration::from_secs(30),
             "{example}: it did work before stopping"
         );
-        assert!(!missing.exists(), "{example}: something was built at {missing:?}");
+        assert!(
+            !missing.exists(),
+            "{example}: something was built at {missing:?}"
+        );
     }
 }
