@@ -20,34 +20,30 @@ use crate::learn::{
 };
 
 const FAMILIES: [Family; 23] = [
-    fam("kind", 4 * 2),
-    fam("kind_players", 4 * 3),
-    fam("strength", 3 * 14),
-    fam("size", 3 * 5),
-    fam("jokers", 3 * 3),
-    fam("jokers_left", 3 * 3),
-    fam("left", 13 * 2),
-    fam("pass_hand", 13),
-    fam("pass_table", 3 * 14),
-    fam("special", 5 * 2),
-    fam("revolution_hand", 5 * 2),
-    fam("unbeatable", 3 * 3 * 2),
-    fam("place_among", 4 * 3 * 2),
-    fam("opponent_min", 5 * 4),
-    fam("next_count", 4 * 2),
-    fam("owner_count", 4 * 2),
-    fam("breaks_group", 4 * 4),
-    fam("sequence_breaks", 4),
-    fam("forbidden_finish", 2),
-    fam("locked", 2 * 4),
-    fam("seats_out", 4 * 2),
-    fam("singles_left", 7 * 2),
-    fam("other", 1),
+    Family::new("kind", 4 * 2),
+    Family::new("kind_players", 4 * 3),
+    Family::new("strength", 3 * 14),
+    Family::new("size", 3 * 5),
+    Family::new("jokers", 3 * 3),
+    Family::new("jokers_left", 3 * 3),
+    Family::new("left", 13 * 2),
+    Family::new("pass_hand", 13),
+    Family::new("pass_table", 3 * 14),
+    Family::new("special", 5 * 2),
+    Family::new("revolution_hand", 5 * 2),
+    Family::new("unbeatable", 3 * 3 * 2),
+    Family::new("place_among", 4 * 3 * 2),
+    Family::new("opponent_min", 5 * 4),
+    Family::new("next_count", 4 * 2),
+    Family::new("owner_count", 4 * 2),
+    Family::new("breaks_group", 4 * 4),
+    Family::new("sequence_breaks", 4),
+    Family::new("forbidden_finish", 2),
+    Family::new("locked", 2 * 4),
+    Family::new("seats_out", 4 * 2),
+    Family::new("singles_left", 7 * 2),
+    Family::new("other", 1),
 ];
-
-const fn fam(name: &'static str, size: u32) -> Family {
-    Family { name, size }
-}
 
 mod f {
     pub const KIND: usize = 0;
@@ -100,12 +96,7 @@ pub static TRAINED_UECDA: ShippedWeights = ShippedWeights::new(
 );
 
 fn put(rows: &mut FeatureRows, family: usize, i: usize) {
-    debug_assert!(
-        (i as u32) < FAMILIES[family].size,
-        "{}[{i}] is out of range",
-        FAMILIES[family].name
-    );
-    rows.push(OFFSETS[family] + i as u32);
+    rows.put(&FEATURES, &OFFSETS, family, i);
 }
 
 fn kind_index(kind: PlayKind) -> usize {

@@ -18,31 +18,27 @@ use crate::learn::{
 };
 
 const FAMILIES: [Family; 20] = [
-    fam("kind", 7 * 2),
-    fam("kind_players", 7 * 5),
-    fam("rank", 13 * 2),
-    fam("rank_size", 13 * 6),
-    fam("jesters", 3 * 2),
-    fam("jesters_left", 3 * 3),
-    fam("rank_left", 4 * 6),
-    fam("left", 14 * 2),
-    fam("pass_hand", 14),
-    fam("pass_table", 13 + 6),
-    fam("unbeatable", 2 * 2 * 6),
-    fam("place_among", 4 * 2 * 6),
-    fam("opponent_min", 5 * 7),
-    fam("next_count", 4 * 2),
-    fam("owner_count", 4 * 2),
-    fam("ranks_left", 9 * 2),
-    fam("follow_gap", 4 * 6),
-    fam("seats_out", 4 * 2),
-    fam("best_left", 4 * 3),
-    fam("other", 1),
+    Family::new("kind", 7 * 2),
+    Family::new("kind_players", 7 * 5),
+    Family::new("rank", 13 * 2),
+    Family::new("rank_size", 13 * 6),
+    Family::new("jesters", 3 * 2),
+    Family::new("jesters_left", 3 * 3),
+    Family::new("rank_left", 4 * 6),
+    Family::new("left", 14 * 2),
+    Family::new("pass_hand", 14),
+    Family::new("pass_table", 13 + 6),
+    Family::new("unbeatable", 2 * 2 * 6),
+    Family::new("place_among", 4 * 2 * 6),
+    Family::new("opponent_min", 5 * 7),
+    Family::new("next_count", 4 * 2),
+    Family::new("owner_count", 4 * 2),
+    Family::new("ranks_left", 9 * 2),
+    Family::new("follow_gap", 4 * 6),
+    Family::new("seats_out", 4 * 2),
+    Family::new("best_left", 4 * 3),
+    Family::new("other", 1),
 ];
-
-const fn fam(name: &'static str, size: u32) -> Family {
-    Family { name, size }
-}
 
 mod f {
     pub const KIND: usize = 0;
@@ -84,12 +80,7 @@ pub static TRAINED: ShippedWeights = ShippedWeights::new(
 );
 
 fn put(rows: &mut FeatureRows, family: usize, i: usize) {
-    debug_assert!(
-        (i as u32) < FAMILIES[family].size,
-        "{}[{i}] is out of range",
-        FAMILIES[family].name
-    );
-    rows.push(OFFSETS[family] + i as u32);
+    rows.put(&FEATURES, &OFFSETS, family, i);
 }
 
 /// A set's size in 6 bands: 1, 2, 3, 4, 5, 6 or more.

@@ -38,6 +38,13 @@ pub struct Family {
     pub size: u32,
 }
 
+impl Family {
+    /// A family of `size` features named `name`.
+    pub const fn new(name: &'static str, size: u32) -> Family {
+        Family { name, size }
+    }
+}
+
 /// A game's features: named families laid end to end, so that feature `i` of family
 /// `f` has the index `offset(f) + i`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,6 +138,17 @@ impl FeatureRows {
     /// Adds feature `id` to the row being written.
     pub fn push(&mut self, id: u32) {
         self.ids.push(id);
+    }
+
+    /// Adds feature `i` of family `family` of `set` to the row being written, with the
+    /// set's family offsets (`offsets`, from [`FeatureSet::offsets`]).
+    pub fn put(&mut self, set: &FeatureSet, offsets: &[u32], family: usize, i: usize) {
+        debug_assert!(
+            (i as u32) < set.families[family].size,
+            "{}[{i}] is out of range",
+            set.families[family].name
+        );
+        self.push(offsets[family] + i as u32);
     }
 
     /// Ends the row being written.

@@ -20,30 +20,26 @@ use crate::learn::{
 
 /// Lexio's families, in index order (see [`FeatureSet`]).
 const FAMILIES: [Family; 19] = [
-    fam("kind", 9 * 2),
-    fam("kind_players", 9 * 3),
-    fam("rank_top", 8 * 8),
-    fam("rank_low", 8 * 8),
-    fam("left", 14 * 2),
-    fam("pass_hand", 14),
-    fam("breaks_group", 4 * 3),
-    fam("five_breaks", 6),
-    fam("twos_spent", 4 * 2),
-    fam("twos_kept", 4 * 3),
-    fam("unbeatable", 8 * 2 * 2),
-    fam("opponent_min", 5 * 9),
-    fam("next_count", 4 * 2),
-    fam("rank_among", 4 * 2 * 8),
-    fam("pass_table", 8 * 8),
-    fam("pass_passes", 4 * 4),
-    fam("follow_gap", 5 * 8),
-    fam("singles_left", 7 * 2),
-    fam("owner_count", 4 * 2),
+    Family::new("kind", 9 * 2),
+    Family::new("kind_players", 9 * 3),
+    Family::new("rank_top", 8 * 8),
+    Family::new("rank_low", 8 * 8),
+    Family::new("left", 14 * 2),
+    Family::new("pass_hand", 14),
+    Family::new("breaks_group", 4 * 3),
+    Family::new("five_breaks", 6),
+    Family::new("twos_spent", 4 * 2),
+    Family::new("twos_kept", 4 * 3),
+    Family::new("unbeatable", 8 * 2 * 2),
+    Family::new("opponent_min", 5 * 9),
+    Family::new("next_count", 4 * 2),
+    Family::new("rank_among", 4 * 2 * 8),
+    Family::new("pass_table", 8 * 8),
+    Family::new("pass_passes", 4 * 4),
+    Family::new("follow_gap", 5 * 8),
+    Family::new("singles_left", 7 * 2),
+    Family::new("owner_count", 4 * 2),
 ];
-
-const fn fam(name: &'static str, size: u32) -> Family {
-    Family { name, size }
-}
 
 /// Indices of the families above.
 mod f {
@@ -86,12 +82,7 @@ pub static TRAINED: ShippedWeights = ShippedWeights::new(
 
 /// Feature `i` of family `family` into the row being written.
 fn put(rows: &mut FeatureRows, family: usize, i: usize) {
-    debug_assert!(
-        (i as u32) < FAMILIES[family].size,
-        "{}[{i}] is out of range",
-        FAMILIES[family].name
-    );
-    rows.push(OFFSETS[family] + i as u32);
+    rows.put(&FEATURES, &OFFSETS, family, i);
 }
 
 /// The kind of a decision: the category's index, 8 for a pass.
