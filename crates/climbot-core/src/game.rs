@@ -171,7 +171,7 @@ pub fn determinize<G: Simulation>(
 }
 
 /// A uniform draw from `[0, 1)` with 53 bits, as [`DecisionContext::unit`] draws it.
-fn unit(rng: &mut ChaCha8Rng) -> f64 {
+pub(crate) fn unit(rng: &mut ChaCha8Rng) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 

@@ -13,8 +13,9 @@ use super::Daifugo;
 use super::cards::{CardSet, RANKS};
 use super::decision::DaifugoDecision;
 use super::plays::{JOKER_STRENGTH, Play, PlayKind};
-use super::position::DaifugoPosition;
+use super::position::{DaifugoDeal, DaifugoPosition};
 use super::rules::RuleSet;
+use super::view::DaifugoView;
 use crate::learn::{
     Family, FeatureRows, FeatureSet, Learnable, LinearPolicy, ShippedWeights, places_by_kind,
 };
@@ -169,6 +170,14 @@ fn revolution_band(cards: CardSet) -> usize {
 
 impl Learnable for Daifugo {
     const FEATURES: FeatureSet = FEATURES;
+
+    fn replay_log(
+        view: &DaifugoView,
+        deal: &DaifugoDeal,
+        visit: &mut dyn FnMut(&DaifugoPosition, DaifugoDecision),
+    ) -> bool {
+        DaifugoPosition::replay_log(view, deal, visit)
+    }
 
     fn features(position: &DaifugoPosition, decisions: &[DaifugoDecision], rows: &mut FeatureRows) {
         let rules = position.rules();

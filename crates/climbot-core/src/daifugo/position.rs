@@ -257,6 +257,70 @@ impl DaifugoPosition {
         Some(position)
     }
 
+    /// Replays the view's log on `deal` from the game's first lead (see
+    /// [`crate::learn::Learnable::replay_log`]): each seat starts with its cards in
+    /// `deal` and the cards it played in the log (the daifugo who fell by miyako-ochi
+    /// also with the cards it lost), the first logged seat leads, and `visit` sees the
+    /// other seats' decisions with their positions. A logged play is the first legal
+    /// play of its cards (the log does not say what a joker stood for). False during
+    /// the exchange, with an empty log, or with a logged action not legal as replayed.
+    pub fn replay_log(
+        view: &DaifugoView,
+        deal: &DaifugoDeal,
+        visit: &mut dyn FnMut(&DaifugoPosition, DaifugoDecision),
+    ) -> bool {
+        let log = view.log();
+        let Some(first) = log.first() else {
+            return false;
+        };
+        if view.phase() != Phase::Play {
+            return false;
+        }
+        let rules = *view.rules();
+        let seats = view.seats();
+        let daifugo = seats.iter().position(|s| s.title == Title::Daifugo);
+        let mut all = [CardSet::EMPTY; MAX_SEATS];
+        let hands = &mut all[..seats.len()];
+        hands.copy_from_slice(deal.hands());
+        for entry in log {
+            if let Some(cards) = entry.cards {
+                hands[entry.seat] = hands[entry.seat].union(cards);
+            }
+        }
+        if view.removed_unseen() > 0 {
+            let Some(fallen) = daifugo else { return false };
+            hands[fallen] = hands[fallen].union(deal.removed());
+        }
+        let reigning = if rules.miyako_ochi && view.game() >= 2 {
+            daifugo
+        } else {
+            None
+        };
+        let mut position = DaifugoPosition::start(rules, hands, reigning);
+        position.turn = first.seat;
+        let me = view.seat();
+        let mut legal = Vec::new();
+        for entry in log {
+            if position.to_act() != Some(entry.seat) {
+                return false;
+            }
+            position.legal_actions(&mut legal);
+            let decision = legal.iter().copied().find(|d| match (d, entry.cards) {
+                (DaifugoDecision::Pass, None) => true,
+                (DaifugoDecision::Play(play), Some(cards)) => play.cards() == cards,
+                _ => false,
+            });
+            let Some(decision) = decision else {
+                return false;
+            };
+            if entry.seat != me {
+                visit(&position, decision);
+            }
+            position.apply(decision);
+        }
+        true
+    }
+
     /// The rule set.
     pub fn rules(&self) -> &RuleSet {
         &self.rules

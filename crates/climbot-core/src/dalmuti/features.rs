@@ -12,7 +12,8 @@ use super::Dalmuti;
 use super::cards::{Cards, Rank};
 use super::decision::DalmutiDecision;
 use super::plays::Play;
-use super::position::DalmutiPosition;
+use super::position::{DalmutiDeal, DalmutiPosition};
+use super::view::DalmutiView;
 use crate::learn::{
     Family, FeatureRows, FeatureSet, Learnable, LinearPolicy, ShippedWeights, places_by_kind,
 };
@@ -117,6 +118,14 @@ fn best_cards(cards: Cards) -> usize {
 
 impl Learnable for Dalmuti {
     const FEATURES: FeatureSet = FEATURES;
+
+    fn replay_log(
+        view: &DalmutiView,
+        deal: &DalmutiDeal,
+        visit: &mut dyn FnMut(&DalmutiPosition, DalmutiDecision),
+    ) -> bool {
+        super::position::replay_log(view, deal, visit)
+    }
 
     fn features(position: &DalmutiPosition, decisions: &[DalmutiDecision], rows: &mut FeatureRows) {
         let turn = position.turn();

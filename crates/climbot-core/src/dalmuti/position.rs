@@ -73,6 +73,62 @@ impl DalmutiPosition {
     }
 }
 
+/// Replays the view's log of the play phase on `deal` from the first lead (see
+/// [`crate::learn::Learnable::replay_log`]): each seat starts with its cards in `deal`
+/// and the cards it played in the log, seat 0 leads, and `visit` sees the other seats'
+/// decisions with their positions. False outside the play phase, with an empty log, or
+/// with a logged action that is not legal as replayed.
+pub fn replay_log(
+    view: &DalmutiView,
+    deal: &DalmutiDeal,
+    visit: &mut dyn FnMut(&DalmutiPosition, DalmutiDecision),
+) -> bool {
+    let log = view.log();
+    if view.phase() != Phase::Play || log.is_empty() {
+        return false;
+    }
+    let players = view.players();
+    let mut hands = *deal;
+    for entry in log {
+        if let Action::Play(play) = entry.action {
+            hands[entry.seat] = hands[entry.seat].union(play.cards());
+        }
+    }
+    let mut counts = [0u8; MAX_PLAYERS];
+    for (count, hand) in counts.iter_mut().zip(&hands).take(players) {
+        *count = hand.len() as u8;
+    }
+    if counts[..players].contains(&0) {
+        return false;
+    }
+    let mut position = DalmutiPosition::new(hands, TurnState::new(&counts[..players]));
+    let me = view.seat();
+    for entry in log {
+        if position.turn.is_over() || position.turn.to_act() != entry.seat {
+            return false;
+        }
+        let decision = match entry.action {
+            Action::Pass => DalmutiDecision::Pass,
+            Action::Play(play) => {
+                if !position.hands[entry.seat].is_superset(play.cards()) {
+                    return false;
+                }
+                DalmutiDecision::Play(play)
+            }
+        };
+        if entry.seat != me {
+            visit(&position, decision);
+        }
+        if position.turn.apply(entry.action).is_err() {
+            return false;
+        }
+        if let Action::Play(play) = entry.action {
+            position.hands[entry.seat] = position.hands[entry.seat].difference(play.cards());
+        }
+    }
+    true
+}
+
 impl Simulation for Dalmuti {
     type Deal = DalmutiDeal;
     type Position = DalmutiPosition;

@@ -189,6 +189,57 @@ pub trait Learnable: Searchable {
 
     /// Every weights file the game ships (one per rule set).
     fn shipped() -> &'static [&'static ShippedWeights];
+
+    /// Replays the current hand's public log from the hand's start on `deal`: the
+    /// hidden hands as `deal` places them, with the cards each seat has played since
+    /// put back. `visit` sees every logged decision of a seat other than the view's,
+    /// with the position it was made in, oldest first. Returns false when the view's
+    /// log does not tell the hand from its start (the default: no replay), or when a
+    /// logged decision is not legal where the replay reaches it; the likelihood then
+    /// ignores the log ([`log_likelihood_of_log`]).
+    fn replay_log(
+        _view: &Self::View,
+        _deal: &Self::Deal,
+        _visit: &mut dyn FnMut(&Self::Position, Self::Decision),
+    ) -> bool {
+        false
+    }
+}
+
+/// How likely the other seats' logged decisions are, had the hidden cards been as
+/// `deal` places them: the sum over the replayed decisions ([`Learnable::replay_log`])
+/// of their log-probability under the trained policy, skipping the first `skip` (so
+/// that the most recent weigh in alone). 0 when the log cannot be replayed, or when a
+/// logged decision is not among the replayed position's legal decisions.
+pub fn log_likelihood_of_log<G: Learnable>(
+    view: &G::View,
+    deal: &G::Deal,
+    skip: usize,
+    scratch: &mut Scratch<G::Decision>,
+) -> f64 {
+    let mut total = 0.0;
+    let mut seen = 0;
+    let mut consistent = true;
+    let replayed = G::replay_log(view, deal, &mut |position, decision| {
+        seen += 1;
+        if seen <= skip || !consistent {
+            return;
+        }
+        score::<G>(G::trained(position), position, scratch);
+        match scratch.decisions.iter().position(|&d| d == decision) {
+            Some(chosen) => total += log_likelihood(&scratch.scores, chosen),
+            None => consistent = false,
+        }
+    });
+    if replayed && consistent { total } else { 0.0 }
+}
+
+/// The number of decisions [`Learnable::replay_log`] visits for `view` (the same under
+/// every deal): what a caller of [`log_likelihood_of_log`] may skip.
+pub fn logged_decisions<G: Learnable>(view: &G::View, deal: &G::Deal) -> usize {
+    let mut seen = 0;
+    G::replay_log(view, deal, &mut |_, _| seen += 1);
+    seen
 }
 
 /// A weights file compiled into the crate, read and checked against its feature set

@@ -11,9 +11,9 @@
 use super::Lexio;
 use super::combos::{Category, Combo, Key};
 use super::knowledge::best_key;
-use super::position::LexioPosition;
+use super::position::{LexioDeal, LexioPosition};
 use super::tiles::{PlayerCount, TileSet};
-use super::view::Action;
+use super::view::{Action, LexioView};
 use crate::learn::{
     Family, FeatureRows, FeatureSet, Learnable, LinearPolicy, ShippedWeights, places_by_kind,
 };
@@ -168,6 +168,14 @@ fn twos(tiles: TileSet) -> usize {
 impl Learnable for Lexio {
     const FEATURES: FeatureSet = FEATURES;
 
+    fn replay_log(
+        view: &LexioView,
+        deal: &LexioDeal,
+        visit: &mut dyn FnMut(&LexioPosition, Action),
+    ) -> bool {
+        super::position::replay_log(view, deal, visit)
+    }
+
     fn features(position: &LexioPosition, decisions: &[Action], rows: &mut FeatureRows) {
         let players = position.players();
         let p = players.count();
@@ -278,5 +286,62 @@ impl Learnable for Lexio {
     fn shipped() -> &'static [&'static ShippedWeights] {
         static SHIPPED: [&ShippedWeights; 1] = [&TRAINED];
         &SHIPPED
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{DecisionContext, Difficulty};
+    use crate::game::{Game, Simulation};
+    use crate::learn::{Scratch, log_likelihood_of_log, logged_decisions};
+    use crate::lexio::referee::{Round, deal};
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::SeedableRng;
+
+    /// At the tenth decision and later of rounds the hard bot plays, the true hands
+    /// explain the other seats' logged decisions better than most deals of the same
+    /// view do: what the inference of the search's deals rests on.
+    #[test]
+    fn the_true_hands_explain_the_log_better_than_random_deals() {
+        let hard = Lexio::policy(Difficulty::Hard).unwrap();
+        let players = PlayerCount::Five;
+        let mut scratch = Scratch::new();
+        let (mut views, mut truth_ahead) = (0, 0);
+        for seed in 0..12 {
+            let mut round = Round::new(players, deal(players, seed), 1, [0; 5]);
+            while round.winner().is_none() {
+                let view = round.view().unwrap();
+                if round.log().len() >= 10 {
+                    let truth = *round.position().hands();
+                    let visited = logged_decisions::<Lexio>(&view, &truth);
+                    let others = round
+                        .log()
+                        .iter()
+                        .filter(|e| usize::from(e.seat) != view.seat())
+                        .count();
+                    assert_eq!(visited, others, "every other seat's decision replayed");
+                    let true_ll = log_likelihood_of_log::<Lexio>(&view, &truth, 0, &mut scratch);
+                    assert!(true_ll < 0.0 && true_ll.is_finite());
+                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                    let below = (0..20)
+                        .filter(|_| {
+                            let d = Lexio::deal(&view, &mut rng);
+                            log_likelihood_of_log::<Lexio>(&view, &d, 0, &mut scratch) < true_ll
+                        })
+                        .count();
+                    views += 1;
+                    truth_ahead += usize::from(below >= 10);
+                }
+                let mut ctx = DecisionContext::unbounded(seed);
+                let action = hard.decide(&view, &mut ctx);
+                round.apply(action).unwrap();
+            }
+        }
+        assert!(views > 100, "{views}");
+        assert!(
+            truth_ahead * 10 >= views * 7,
+            "the truth beat most random deals in only {truth_ahead} of {views} views"
+        );
     }
 }

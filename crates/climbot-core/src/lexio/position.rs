@@ -156,6 +156,58 @@ pub fn trick_state(view: &LexioView) -> Option<(Combo, usize, usize)> {
     Some((table, owner, (view.seat() + p - owner - 1) % p))
 }
 
+/// Replays the view's log on `deal` from the round's start (see
+/// [`crate::learn::Learnable::replay_log`]): each seat starts with its tiles in `deal`
+/// and the tiles it played in the log, the first logged seat leads, and `visit` sees the
+/// other seats' decisions with their positions. False without a log, or with one that
+/// does not account for every tile played this round or is not legal as replayed.
+pub fn replay_log(
+    view: &LexioView,
+    deal: &LexioDeal,
+    visit: &mut dyn FnMut(&LexioPosition, Action),
+) -> bool {
+    let log = view.log();
+    let Some(first) = log.first() else {
+        return false;
+    };
+    let mut hands = *deal;
+    let mut played = TileSet::EMPTY;
+    for entry in log {
+        if let Action::Play(c) = entry.action {
+            hands[usize::from(entry.seat)] = hands[usize::from(entry.seat)].union(c.tiles());
+            played = played.union(c.tiles());
+        }
+    }
+    if played != view.played() {
+        return false;
+    }
+    let me = view.seat();
+    let mut position = LexioPosition::new(
+        view.players(),
+        hands,
+        TileSet::EMPTY,
+        None,
+        0,
+        usize::from(first.seat),
+    );
+    for entry in log {
+        let seat = usize::from(entry.seat);
+        if position.winner.is_some() || position.turn != seat {
+            return false;
+        }
+        if let Action::Play(c) = entry.action
+            && !position.hands[seat].is_superset(c.tiles())
+        {
+            return false;
+        }
+        if seat != me {
+            visit(&position, entry.action);
+        }
+        position.play(entry.action);
+    }
+    true
+}
+
 impl Simulation for Lexio {
     type Deal = LexioDeal;
     type Position = LexioPosition;

@@ -3,7 +3,7 @@
 //! the knowledge that weights deals, and the bot that answers the phases a search does
 //! not play (a tax return, an exchange, a revolution choice).
 
-use super::{Guide, Limit, SearchResult, Settings, TreeSettings, search};
+use super::{Guide, Inference, Limit, SearchResult, Settings, TreeSettings, search};
 use crate::bot::{DecisionContext, Difficulty, Explained};
 use crate::game::{Game, Policy, Simulation};
 use crate::learn::Learnable;
@@ -85,6 +85,30 @@ pub enum PlayoutPolicy {
     },
 }
 
+/// How the search weights its deals by what the other seats were seen to do: each
+/// round draws `draws` deals and plays one, chosen in proportion to how likely the
+/// game's trained policy finds the other seats' logged decisions under it, raised to
+/// the power `beta` (see [`crate::learn::log_likelihood_of_log`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DealInference {
+    /// Deals drawn per round (0 or 1: no weighting).
+    pub draws: u32,
+    /// The power of the likelihood (0: no weighting; below 1 tempers a policy that is
+    /// only a model of the other seats).
+    pub beta: f64,
+    /// Only the most recent this many logged decisions weigh in (0: all of them).
+    pub recent: usize,
+}
+
+impl DealInference {
+    /// No weighting.
+    pub const OFF: DealInference = DealInference {
+        draws: 0,
+        beta: 1.0,
+        recent: 0,
+    };
+}
+
 /// The EXPERT bot of game `G`.
 pub struct ExpertBot<G> {
     /// The bot's name in reports.
@@ -105,6 +129,8 @@ pub struct ExpertBot<G> {
     pub anchor_z: f64,
     /// See [`Searchable::SHORTLIST`] (`shortlist=k`).
     pub shortlist: usize,
+    /// Deals weighted by the other seats' logged decisions.
+    pub inference: DealInference,
     game: PhantomData<fn() -> G>,
 }
 
@@ -127,6 +153,7 @@ impl<G: Learnable> ExpertBot<G> {
             playout: PlayoutPolicy::Rule,
             anchor_z: G::ANCHOR_Z,
             shortlist: G::SHORTLIST,
+            inference: DealInference::OFF,
             game: PhantomData,
         }
     }
@@ -151,7 +178,9 @@ impl<G: Learnable> ExpertBot<G> {
     /// `learned=1`), `anchor=X` (the standard
     /// errors the search needs to overrule the evaluation bot; 0: never defer to it),
     /// `halving=1` (successive halving over the known work instead of the race; 0: the
-    /// race).
+    /// race), `infer=N` (deals drawn per round and weighted by the other seats' logged
+    /// decisions under the trained policy; 0: none), `beta=X` (the power of that
+    /// likelihood), `recent=N` (only the last N logged decisions weigh in; 0: all).
     pub fn with_override(mut self, text: &str) -> Result<Self, String> {
         let (name, value) = crate::bot::parse_override(text)?;
         let count = |min: f64| {
@@ -208,6 +237,9 @@ impl<G: Learnable> ExpertBot<G> {
                 };
             }
             "anchor" => self.anchor_z = at_least_0()?,
+            "infer" => self.inference.draws = count(0.0)?,
+            "beta" => self.inference.beta = at_least_0()?,
+            "recent" => self.inference.recent = count(0.0)? as usize,
             "shortlist" => self.shortlist = count(0.0)? as usize,
             "expand_after" => self.settings.tree.expand_after = count(0.0)?,
             "c" if value.is_finite() => self.settings.tree.exploration = at_least_0()?,
@@ -226,7 +258,8 @@ impl<G: Learnable> ExpertBot<G> {
                 return Err(format!(
                     "{text:?}: expert has no setting {name:?} (iterations, budget_ms, z, \
                      min_rounds, halving, deal_tries, uniform, random_playouts, learned, \
-                     temperature, anchor, shortlist, expand_after, c, prior)"
+                     temperature, anchor, shortlist, expand_after, c, prior, infer, beta, \
+                     recent)"
                 ));
             }
         }
@@ -286,6 +319,26 @@ impl<G: Learnable> ExpertBot<G> {
             (None, None)
         };
         let anchor = evaluated.filter(|_| self.anchor_z > 0.0);
+        let inference = self.inference;
+        let likelihood_scratch = RefCell::new(crate::learn::Scratch::new());
+        let skip = if inference.draws > 1 && inference.recent > 0 {
+            // The count of logged decisions is the same under every deal: any one
+            // tells it (drawn from a copy of the generator, so the search's draws
+            // stay the same).
+            let deal = G::deal(view, &mut ctx.rng().clone());
+            crate::learn::logged_decisions::<G>(view, &deal).saturating_sub(inference.recent)
+        } else {
+            0
+        };
+        let log_weight = |deal: &G::Deal| {
+            inference.beta
+                * crate::learn::log_likelihood_of_log::<G>(
+                    view,
+                    deal,
+                    skip,
+                    &mut likelihood_scratch.borrow_mut(),
+                )
+        };
         let shortlist = shortlist.filter(|list| !list.is_empty());
         match search::<G>(
             view,
@@ -301,6 +354,10 @@ impl<G: Learnable> ExpertBot<G> {
                     PlayoutPolicy::Learned { .. } => &learned,
                 },
                 candidates: shortlist.as_deref(),
+                inference: (inference.draws > 1 && inference.beta > 0.0).then_some(Inference {
+                    log_weight: &log_weight,
+                    draws: inference.draws,
+                }),
             },
         ) {
             Ok(mut result) => {

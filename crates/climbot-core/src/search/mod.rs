@@ -30,7 +30,7 @@ use crate::game::{Simulation, determinize};
 pub mod expert;
 mod tree;
 
-pub use expert::{DealWeight, ExpertBot, PlayoutPolicy, Searchable};
+pub use expert::{DealInference, DealWeight, ExpertBot, PlayoutPolicy, Searchable};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 pub use tree::TreeSettings;
@@ -183,6 +183,128 @@ pub struct Guide<'a, G: Simulation> {
     pub playout: &'a Playout<'a, G>,
     /// The candidates to search, if not every legal decision (each must be legal).
     pub candidates: Option<&'a [G::Decision]>,
+    /// Deals weighted by what the other seats were seen to do, if at all.
+    pub inference: Option<Inference<'a, G>>,
+}
+
+/// Deals weighted by evidence: the search keeps a pool of the last `draws` deals it
+/// drew (each through [`determinize`]), draws one fresh deal per round into the pool
+/// (in place of the oldest once it is full), and plays a deal of the pool chosen with
+/// probability proportional to `exp(log_weight(deal))`, tempered so that the choice
+/// spreads over at least half the pool ([`MIN_EFFECTIVE_SHARE`]):
+/// sampling-importance-resampling whose cost is one weighing per round, whatever the
+/// pool's size.
+pub struct Inference<'a, G: Simulation> {
+    /// A deal's log-weight, e.g. the log-likelihood of the other seats' logged
+    /// decisions had the hidden cards been dealt so.
+    pub log_weight: &'a dyn Fn(&G::Deal) -> f64,
+    /// The deals in the pool (at least 2 for any weighting).
+    pub draws: u32,
+}
+
+impl<G: Simulation> Clone for Inference<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Simulation> Copy for Inference<'_, G> {}
+
+/// Where a search's rounds get their deals: [`determinize`], or the weighted pool of
+/// an [`Inference`].
+struct Dealer<'a, G: Simulation> {
+    weight: &'a dyn Fn(&G::Deal) -> f64,
+    deal_tries: u32,
+    inference: Option<Inference<'a, G>>,
+    /// The pool: each deal with its log-weight, and the slot the next draw replaces.
+    pool: Vec<(f64, G::Deal)>,
+    next: usize,
+}
+
+impl<'a, G: Simulation> Dealer<'a, G> {
+    /// The dealer of a search between `candidates` decisions (with one, nothing is
+    /// worth weighing).
+    fn new(guide: &Guide<'a, G>, deal_tries: u32, candidates: usize) -> Self {
+        Dealer {
+            weight: guide.weight,
+            deal_tries,
+            inference: guide.inference.filter(|i| i.draws > 1 && candidates > 1),
+            pool: Vec::new(),
+            next: 0,
+        }
+    }
+
+    fn draw(&self, view: &G::View, rng: &mut ChaCha8Rng) -> G::Deal {
+        determinize::<G>(view, rng, self.weight, self.deal_tries)
+    }
+
+    /// The next round's deal.
+    fn deal(&mut self, view: &G::View, rng: &mut ChaCha8Rng) -> G::Deal {
+        let Some(Inference { log_weight, draws }) = self.inference else {
+            return self.draw(view, rng);
+        };
+        let size = draws as usize;
+        let deal = self.draw(view, rng);
+        let weighed = (log_weight(&deal), deal);
+        if self.pool.len() < size {
+            self.pool.push(weighed);
+        } else {
+            self.pool[self.next] = weighed;
+            self.next = (self.next + 1) % size;
+        }
+        let top = self
+            .pool
+            .iter()
+            .map(|(w, _)| *w)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let scale = tempering(&self.pool, top, MIN_EFFECTIVE_SHARE);
+        let total: f64 = self
+            .pool
+            .iter()
+            .map(|(w, _)| (scale * (w - top)).exp())
+            .sum();
+        let mut at = crate::game::unit(rng) * total;
+        for (w, deal) in &self.pool {
+            at -= (scale * (w - top)).exp();
+            if at < 0.0 {
+                return deal.clone();
+            }
+        }
+        self.pool[self.pool.len() - 1].1.clone()
+    }
+}
+
+/// The least share of the pool that the weighted draws must spread over (its
+/// effective sample size): a likelihood that would put nearly all the weight on one
+/// deal is tempered until this share is reached, so that the search never plays one
+/// guess of the hidden hands over and over.
+const MIN_EFFECTIVE_SHARE: f64 = 0.5;
+
+/// The largest power in `[0, 1]` of the pool's weights whose effective sample size,
+/// `(sum w)^2 / sum w^2`, is at least `share` of the pool (by bisection; `top` is the
+/// largest log-weight).
+fn tempering<D>(pool: &[(f64, D)], top: f64, share: f64) -> f64 {
+    let effective = |scale: f64| {
+        let (sum, squares) = pool.iter().fold((0.0, 0.0), |(s, q), (w, _)| {
+            let x = (scale * (w - top)).exp();
+            (s + x, q + x * x)
+        });
+        sum * sum / squares
+    };
+    let target = share * pool.len() as f64;
+    if effective(1.0) >= target {
+        return 1.0;
+    }
+    let (mut low, mut high) = (0.0, 1.0);
+    for _ in 0..16 {
+        let mid = 0.5 * (low + high);
+        if effective(mid) >= target {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    low
 }
 
 /// Searches the view's decision for `seat` (the view's). `limit` caps the playouts or
@@ -198,9 +320,7 @@ pub fn search<G: Simulation>(
     limit: Limit,
     guide: &Guide<'_, G>,
 ) -> Result<SearchResult<G::Decision>, NoResult> {
-    let Guide {
-        weight, playout, ..
-    } = *guide;
+    let Guide { playout, .. } = *guide;
     let decisions = guide
         .candidates
         .map_or_else(|| G::legal_decisions(view), <[_]>::to_vec);
@@ -221,6 +341,7 @@ pub fn search<G: Simulation>(
     let mut iterations = 0u64;
     let mut round_outcomes = vec![0.0; decisions.len()];
     let mut schedule = Schedule::new(settings, limit, ctx, decisions.len());
+    let mut dealer = Dealer::new(guide, settings.deal_tries, decisions.len());
     'rounds: loop {
         let racing: Vec<usize> = (0..decisions.len())
             .filter(|&i| runners[i].in_race)
@@ -229,7 +350,7 @@ pub fn search<G: Simulation>(
             // One contender left: more playouts cannot change the answer.
             break;
         }
-        let deal = determinize::<G>(view, ctx.rng(), weight, settings.deal_tries);
+        let deal = dealer.deal(view, ctx.rng());
         let start = G::position(view, &deal).ok_or(NoResult::NoPosition)?;
         for &i in &racing {
             if limit.reached(iterations) || ctx.should_stop() {
@@ -570,6 +691,7 @@ mod tests {
                     weight: &|_| 1.0,
                     playout: &random_playout,
                     candidates: None,
+                    inference: None,
                 },
             )
             .unwrap()
@@ -603,6 +725,7 @@ mod tests {
                 weight: &|_| 1.0,
                 playout: &random_playout,
                 candidates: None,
+                inference: None,
             },
         )
         .unwrap();
@@ -631,6 +754,7 @@ mod tests {
                     weight: &|_| 1.0,
                     playout: &random_playout,
                     candidates: None,
+                    inference: None,
                 },
             )
             .unwrap()
@@ -674,6 +798,7 @@ mod tests {
                 weight: &|_| 1.0,
                 playout: &random_playout,
                 candidates: None,
+                inference: None,
             },
         )
         .unwrap();
@@ -698,6 +823,7 @@ mod tests {
                     weight: &|_| 1.0,
                     playout: &random_playout,
                     candidates: Some(&[1, 2, 1]),
+                    inference: None,
                 },
             )
             .unwrap()
@@ -742,6 +868,7 @@ mod tests {
                 weight: &|_| 1.0,
                 playout: &random_playout,
                 candidates: None,
+                inference: None,
             },
         );
         assert_eq!(result, Err(NoResult::NoTime));
@@ -771,6 +898,7 @@ mod tests {
                     weight: &|_| 1.0,
                     playout: &random_playout,
                     candidates: None,
+                    inference: None,
                 },
             )
             .unwrap()
@@ -805,6 +933,7 @@ mod tests {
                 weight: &|_| 1.0,
                 playout: &random_playout,
                 candidates: None,
+                inference: None,
             },
         )
         .unwrap();
