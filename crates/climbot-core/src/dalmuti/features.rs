@@ -240,3 +240,57 @@ impl Learnable for Dalmuti {
         &SHIPPED
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{DecisionContext, Difficulty};
+    use crate::dalmuti::referee::{HandState, deal};
+    use crate::dalmuti::turn::MAX_PLAYERS;
+    use crate::dalmuti::view::Phase;
+    use crate::game::{Game, Simulation};
+    use crate::learn::{Scratch, log_likelihood_of_log};
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::SeedableRng;
+
+    /// At the tenth play-phase decision and later of hands the hard bot plays, the true
+    /// hands explain the other seats' logged decisions better than most deals of the
+    /// same view do.
+    #[test]
+    fn the_true_hands_explain_the_log_better_than_random_deals() {
+        let hard = Dalmuti::policy(Difficulty::Hard).unwrap();
+        let players = 6;
+        let mut scratch = Scratch::new();
+        let (mut views, mut truth_ahead) = (0, 0);
+        for seed in 0..6 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let seating: Vec<usize> = (0..players).collect();
+            let mut state = HandState::new(&deal(players, &mut rng), &seating, &[0; 6], 1, 1);
+            while let Some(view) = state.view().unwrap() {
+                if view.phase() == Phase::Play && view.log().len() >= 10 {
+                    let mut truth = [Cards::EMPTY; MAX_PLAYERS];
+                    for (s, hand) in truth.iter_mut().enumerate().take(players) {
+                        *hand = state.hand(s);
+                    }
+                    let true_ll = log_likelihood_of_log::<Dalmuti>(&view, &truth, 0, &mut scratch);
+                    let below = (0..20)
+                        .filter(|_| {
+                            let d = Dalmuti::deal(&view, &mut rng);
+                            log_likelihood_of_log::<Dalmuti>(&view, &d, 0, &mut scratch) < true_ll
+                        })
+                        .count();
+                    views += 1;
+                    truth_ahead += usize::from(below >= 10);
+                }
+                let mut ctx = DecisionContext::unbounded(seed);
+                let decision = hard.decide(&view, &mut ctx);
+                state.apply(decision, "hard").unwrap();
+            }
+        }
+        assert!(views > 100, "{views}");
+        assert!(
+            truth_ahead * 10 >= views * 7,
+            "the truth beat most random deals in only {truth_ahead} of {views} views"
+        );
+    }
+}

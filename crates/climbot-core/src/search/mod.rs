@@ -187,18 +187,17 @@ pub struct Guide<'a, G: Simulation> {
     pub inference: Option<Inference<'a, G>>,
 }
 
-/// Deals weighted by evidence: the search keeps a pool of the last `draws` deals it
-/// drew (each through [`determinize`]), draws one fresh deal per round into the pool
-/// (in place of the oldest once it is full), and plays a deal of the pool chosen with
-/// probability proportional to `exp(log_weight(deal))`, tempered so that the choice
-/// spreads over at least half the pool ([`MIN_EFFECTIVE_SHARE`]):
-/// sampling-importance-resampling whose cost is one weighing per round, whatever the
-/// pool's size.
+/// Deals weighted by evidence: every round draws `draws` fresh deals (each through
+/// [`determinize`]) and plays one of them, chosen with probability proportional to
+/// `exp(log_weight(deal))`, tempered so that the choice spreads over at least half the
+/// draws ([`MIN_EFFECTIVE_SHARE`]): sampling-importance-resampling. The rounds stay
+/// independent (a deal is never played twice), so the paired standard errors that
+/// the race and the anchor compare stay honest; the cost is `draws` weighings a round.
 pub struct Inference<'a, G: Simulation> {
     /// A deal's log-weight, e.g. the log-likelihood of the other seats' logged
     /// decisions had the hidden cards been dealt so.
     pub log_weight: &'a dyn Fn(&G::Deal) -> f64,
-    /// The deals in the pool (at least 2 for any weighting).
+    /// Deals drawn per round (at least 2 for any weighting).
     pub draws: u32,
 }
 
@@ -210,15 +209,14 @@ impl<G: Simulation> Clone for Inference<'_, G> {
 
 impl<G: Simulation> Copy for Inference<'_, G> {}
 
-/// Where a search's rounds get their deals: [`determinize`], or the weighted pool of
+/// Where a search's rounds get their deals: [`determinize`], or the weighted draws of
 /// an [`Inference`].
 struct Dealer<'a, G: Simulation> {
     weight: &'a dyn Fn(&G::Deal) -> f64,
     deal_tries: u32,
     inference: Option<Inference<'a, G>>,
-    /// The pool: each deal with its log-weight, and the slot the next draw replaces.
+    /// The round's draws, each with its log-weight.
     pool: Vec<(f64, G::Deal)>,
-    next: usize,
 }
 
 impl<'a, G: Simulation> Dealer<'a, G> {
@@ -230,7 +228,6 @@ impl<'a, G: Simulation> Dealer<'a, G> {
             deal_tries,
             inference: guide.inference.filter(|i| i.draws > 1 && candidates > 1),
             pool: Vec::new(),
-            next: 0,
         }
     }
 
@@ -243,14 +240,10 @@ impl<'a, G: Simulation> Dealer<'a, G> {
         let Some(Inference { log_weight, draws }) = self.inference else {
             return self.draw(view, rng);
         };
-        let size = draws as usize;
-        let deal = self.draw(view, rng);
-        let weighed = (log_weight(&deal), deal);
-        if self.pool.len() < size {
-            self.pool.push(weighed);
-        } else {
-            self.pool[self.next] = weighed;
-            self.next = (self.next + 1) % size;
+        self.pool.clear();
+        for _ in 0..draws {
+            let deal = self.draw(view, rng);
+            self.pool.push((log_weight(&deal), deal));
         }
         let top = self
             .pool
@@ -264,24 +257,26 @@ impl<'a, G: Simulation> Dealer<'a, G> {
             .map(|(w, _)| (scale * (w - top)).exp())
             .sum();
         let mut at = crate::game::unit(rng) * total;
-        for (w, deal) in &self.pool {
+        let mut chosen = self.pool.len() - 1;
+        for (i, (w, _)) in self.pool.iter().enumerate() {
             at -= (scale * (w - top)).exp();
             if at < 0.0 {
-                return deal.clone();
+                chosen = i;
+                break;
             }
         }
-        self.pool[self.pool.len() - 1].1.clone()
+        self.pool.swap_remove(chosen).1
     }
 }
 
-/// The least share of the pool that the weighted draws must spread over (its
+/// The least share of the draws that the weighted choice must spread over (its
 /// effective sample size): a likelihood that would put nearly all the weight on one
 /// deal is tempered until this share is reached, so that the search never plays one
 /// guess of the hidden hands over and over.
 const MIN_EFFECTIVE_SHARE: f64 = 0.5;
 
-/// The largest power in `[0, 1]` of the pool's weights whose effective sample size,
-/// `(sum w)^2 / sum w^2`, is at least `share` of the pool (by bisection; `top` is the
+/// The largest power in `[0, 1]` of the draws' weights whose effective sample size,
+/// `(sum w)^2 / sum w^2`, is at least `share` of the draws (by bisection; `top` is the
 /// largest log-weight).
 fn tempering<D>(pool: &[(f64, D)], top: f64, share: f64) -> f64 {
     let effective = |scale: f64| {
