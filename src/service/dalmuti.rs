@@ -100,8 +100,7 @@ pub fn decode(view: pb::DalmutiView) -> Result<DalmutiView, ServiceError> {
             },
         }),
     };
-    DalmutiView::new(input)
-        .map_err(|e| ServiceError::invalid(format!("{PREFIX}.{}", e.field), e.reason))
+    DalmutiView::new(input).map_err(ServiceError::invalid_view::<Dalmuti>)
 }
 
 fn phase_from_wire(value: i32) -> Result<Phase, ServiceError> {

@@ -1,7 +1,8 @@
 //! Every way a call can fail, and the one place where failures become `tonic::Status`.
 
 use crate::bot::Difficulty;
-use crate::service::game::GameId;
+use crate::service::game::{GameId, WireGame};
+use crate::view_error::ViewError;
 use std::borrow::Cow;
 use tonic::{Code, Status};
 
@@ -50,6 +51,15 @@ impl ServiceError {
             field: field.into(),
             reason: reason.into(),
         }
+    }
+
+    /// An INVALID_ARGUMENT for a view that game `G`'s constructor refused: the field
+    /// it names, as the proto names it, under `view.<game>.` (`view.lexio.hand[3]`).
+    pub fn invalid_view<G: WireGame>(error: ViewError) -> Self {
+        ServiceError::invalid(
+            format!("view.{}.{}", G::ID.name(), G::wire_field(&error.field)),
+            error.reason,
+        )
     }
 
     /// The gRPC code this error is sent with.

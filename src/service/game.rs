@@ -74,6 +74,11 @@ pub trait WireGame: Game {
     /// The legal decisions of a view on the wire.
     fn legal_decisions_to_wire(decisions: &[Self::Decision])
     -> pb::list_legal_plays_response::Game;
+    /// The proto's name (under `view.<game>.`) of a field the view constructor names
+    /// in a [`crate::view_error::ViewError`]; the same name unless the codec renames it.
+    fn wire_field(field: &str) -> &str {
+        field
+    }
 }
 
 /// A validated view of game `G`, ready for its policies.

@@ -67,8 +67,7 @@ pub fn view_input(view: pb::LexioView) -> Result<ViewInput, ServiceError> {
 
 /// Validates a view read off the wire (by [`decode`] or by the fast lane).
 pub fn validate(input: ViewInput) -> Result<LexioView, ServiceError> {
-    LexioView::new(input)
-        .map_err(|e| ServiceError::invalid(format!("{PREFIX}.{}", e.field), e.reason))
+    LexioView::new(input).map_err(ServiceError::invalid_view::<Lexio>)
 }
 
 /// A `LexioView` read straight from its bytes by SelectPlay's fast lane, exactly as
