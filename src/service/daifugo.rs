@@ -13,9 +13,10 @@ use crate::daifugo::view::{
     TableInput,
 };
 use crate::daifugo::{Daifugo, DaifugoDecision, DaifugoView};
+use crate::game::GameKind;
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::game::{GameId, WireGame};
+use crate::service::game::WireGame;
 
 const PREFIX: &str = "view.daifugo";
 
@@ -669,7 +670,7 @@ pub fn decision_from_wire(
 
 /// A domain decision as a wire `Decision`.
 impl WireGame for Daifugo {
-    const ID: GameId = GameId::Daifugo;
+    const KIND: GameKind = GameKind::Daifugo;
 
     /// The domain's `phase.give` is the proto's `give_back`; every other name is
     /// already the proto's.

@@ -5,6 +5,7 @@ use crate::daifugo::Daifugo;
 use crate::daifugo::bots::easy::EasyBot;
 use crate::daifugo::referee::{GameRecord, play_match};
 use crate::daifugo::rules::RuleSet;
+use crate::game::GameKind;
 use crate::game::Policy;
 use crate::stats::{mean_ci95, wilson95};
 use crate::tools::ToolError;
@@ -165,7 +166,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
             })
             .collect();
         let out = serde_json::json!({
-            "game": "daifugo",
+            "game": GameKind::Daifugo.name(),
             "rules": args.rules,
             "players": args.players,
             "games": s.games,
