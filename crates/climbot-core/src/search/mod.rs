@@ -79,7 +79,8 @@ pub struct Candidate<D> {
     pub visits: u64,
     /// Its mean outcome in the game's primary unit (see [`Simulation::outcome`]).
     pub mean: f64,
-    /// The 95% interval of the mean (normal approximation), with at least two playouts.
+    /// The 95% interval of the mean (Student's t, [`crate::stats::mean_ci95`]), with at
+    /// least two playouts.
     pub ci95: Option<(f64, f64)>,
     /// Whether it was still in the race at the end.
     pub in_race: bool,
@@ -449,13 +450,14 @@ fn variance(xs: &[f64]) -> f64 {
     xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() - 1) as f64
 }
 
+/// The 95% interval of the mean of `xs`, the one every interval the project prints
+/// comes from ([`crate::stats::mean_ci95`], Student's t), with at least two playouts.
 fn ci95(xs: &[f64]) -> Option<(f64, f64)> {
     if xs.len() < 2 {
         return None;
     }
-    let half = 1.96 * (variance(xs) / xs.len() as f64).sqrt();
-    let m = mean(xs);
-    Some((m - half, m + half))
+    let ci = crate::stats::mean_ci95(xs, (f64::NEG_INFINITY, f64::INFINITY));
+    Some((ci.lo, ci.hi))
 }
 
 #[cfg(test)]
