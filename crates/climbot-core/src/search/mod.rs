@@ -32,7 +32,6 @@ mod tree;
 
 pub use expert::{DealWeight, ExpertBot, PlayoutPolicy, Searchable};
 use rand_chacha::ChaCha8Rng;
-use std::time::Instant;
 pub use tree::TreeSettings;
 
 /// The search's tunable settings.
@@ -131,48 +130,11 @@ pub enum NoResult {
 pub struct Limit {
     /// Exactly this many playouts at most (the reproducible mode).
     pub iterations: Option<u64>,
-    /// A budget of the search's own, on top of the caller's (the arena's
-    /// `expert/budget_ms=N`, for calibrating playout counts on a machine).
-    pub budget: Option<OwnBudget>,
-}
-
-/// A time budget the search keeps itself (see [`Limit::budget`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OwnBudget {
-    start: Instant,
-    end: Instant,
-}
-
-impl OwnBudget {
-    /// A budget of `length` from now.
-    pub fn starting_now(length: std::time::Duration) -> Self {
-        let start = Instant::now();
-        OwnBudget {
-            start,
-            end: start + length,
-        }
-    }
-
-    /// The share of the budget spent.
-    fn spent(&self) -> f64 {
-        crate::bot::budget_share(self.start, self.end)
-    }
 }
 
 impl Limit {
     fn reached(&self, iterations: u64) -> bool {
         self.iterations.is_some_and(|l| iterations >= l)
-            || self.budget.is_some_and(|b| Instant::now() >= b.end)
-    }
-
-    /// The share of the time budget spent (the caller's or the search's own,
-    /// whichever is further along), if either has a known length.
-    fn budget_spent(&self, ctx: &DecisionContext<'_>) -> Option<f64> {
-        let own = self.budget.map(|b| b.spent());
-        match (ctx.budget_spent(), own) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        }
     }
 }
 
@@ -266,7 +228,7 @@ pub fn search<G: Simulation>(
                 }
             }
             Schedule::Time { phases, ended } => {
-                let spent = limit.budget_spent(ctx).unwrap_or(1.0);
+                let spent = ctx.budget_spent().unwrap_or(1.0);
                 if spent * f64::from(*phases) >= f64::from(*ended + 1) {
                     keep_better_half(&mut runners, &racing, sign);
                     *ended += 1;
@@ -341,7 +303,7 @@ impl Schedule {
             Schedule::Race
         } else if let Some(total) = limit.iterations {
             Schedule::Iterations(Halving::new(total, candidates))
-        } else if limit.budget_spent(ctx).is_some() {
+        } else if ctx.budget_spent().is_some() {
             Schedule::Time {
                 phases: halving_phases(candidates) as u32,
                 ended: 0,
@@ -566,7 +528,6 @@ mod tests {
                 &settings,
                 Limit {
                     iterations: Some(limit),
-                    budget: None,
                 },
                 &Guide {
                     weight: &|_| 1.0,
@@ -599,7 +560,6 @@ mod tests {
             &settings,
             Limit {
                 iterations: Some(37),
-                budget: None,
             },
             &Guide {
                 weight: &|_| 1.0,
@@ -627,7 +587,6 @@ mod tests {
                 &settings,
                 Limit {
                     iterations: Some(400),
-                    budget: None,
                 },
                 &Guide {
                     weight: &|_| 1.0,
@@ -663,22 +622,25 @@ mod tests {
             elimination_z: f64::INFINITY,
             ..Settings::default()
         };
-        let result = search::<Nim>(
-            &pile(6),
-            0,
-            &mut DecisionContext::unbounded(9),
-            &settings,
-            Limit {
-                iterations: None,
-                budget: Some(OwnBudget::starting_now(std::time::Duration::from_millis(5))),
-            },
-            &Guide {
-                weight: &|_| 1.0,
-                playout: &random_playout,
-                candidates: None,
-            },
-        )
-        .unwrap();
+        let mut ctx = DecisionContext::unbounded(9);
+        let budget = ctx.own_budget(std::time::Duration::from_millis(5));
+        let result = ctx
+            .within(Some(budget), |ctx| {
+                search::<Nim>(
+                    &pile(6),
+                    0,
+                    ctx,
+                    &settings,
+                    Limit::default(),
+                    &Guide {
+                        weight: &|_| 1.0,
+                        playout: &random_playout,
+                        candidates: None,
+                    },
+                )
+            })
+            .unwrap();
+        assert!(!ctx.should_stop(), "the own budget ends with the search");
         assert!(result.iterations > 0);
     }
 
@@ -767,7 +729,6 @@ mod tests {
                 &settings,
                 Limit {
                     iterations: Some(10_000),
-                    budget: None,
                 },
                 &Guide {
                     weight: &|_| 1.0,
