@@ -1,6 +1,6 @@
 //! `climbot arena`: duplicate matches between bots from the command line.
 
-use super::{ArenaConfig, GameRunner, Runner, Sprt, entrants, run_with_progress};
+use super::{ArenaConfig, ArenaError, GameRunner, Runner, Sprt, entrants, run_with_progress};
 use crate::daifugo::Daifugo;
 use crate::dalmuti::Dalmuti;
 use crate::game::GameKind;
@@ -96,18 +96,18 @@ impl TableArgs {
             )));
         }
         // The table is checked before any connection is made.
-        let local = self.local_runner(None).map_err(ToolError::Usage)?;
+        let local = self.local_runner(None).map_err(ToolError::usage_of)?;
         let Some(url) = &self.via else {
             return Ok(local);
         };
         let remote = std::sync::Arc::new(super::remote::Remote::connect(url)?);
-        self.local_runner(Some(remote)).map_err(ToolError::Usage)
+        self.local_runner(Some(remote)).map_err(ToolError::usage_of)
     }
 
     fn local_runner(
         &self,
         remote: Option<std::sync::Arc<super::remote::Remote>>,
-    ) -> Result<Box<dyn GameRunner>, String> {
+    ) -> Result<Box<dyn GameRunner>, ArenaError> {
         let players = self.players as usize;
         Ok(match self.game {
             GameKind::Lexio => Box::new(Runner::<Lexio>::new(
@@ -146,9 +146,9 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, ToolError> {
 /// Runs `climbot arena`.
 pub fn arena(args: ArenaArgs) -> Result<(), ToolError> {
     let runner = args.table.runner()?;
-    let (seats, bots) = entrants(&args.lineup, runner.players()).map_err(ToolError::Usage)?;
+    let (seats, bots) = entrants(&args.lineup, runner.players()).map_err(ToolError::usage_of)?;
     for name in &seats {
-        runner.check_bot(name).map_err(ToolError::Usage)?;
+        runner.check_bot(name).map_err(ToolError::usage_of)?;
     }
     if let Some(delta) = args.sprt {
         if !(delta.is_finite() && delta > 0.0) {
@@ -232,7 +232,7 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
     for level in &levels {
         runner
             .check_bot(level)
-            .map_err(|e| ToolError::Usage(e.replace("--lineup", "--levels")))?;
+            .map_err(|e| ToolError::usage_of(e.named_by("--levels")))?;
     }
     let pairs = (levels.len() * (levels.len() - 1)) as u64;
     let config = super::ladder::LadderConfig {

@@ -543,7 +543,7 @@ fn check_request(request: &Map<String, Value>) -> Result<NewTable, ApiError> {
         GameKind::Dalmuti => Dalmuti::check_players(players),
         GameKind::Daifugo => Daifugo::check_players(players),
     };
-    fits.map_err(|e| ApiError::invalid("players", e.trim_start_matches("--players ")))?;
+    fits.map_err(|e| ApiError::invalid("players", e.to_string().trim_start_matches("--players ")))?;
     let human_seat = whole_number(request, "human_seat")?
         .map(|s| usize::try_from(s).unwrap_or(usize::MAX))
         .map(|s| {

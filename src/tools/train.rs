@@ -8,6 +8,7 @@
 //! printed after every epoch, and the weights written where `--out` says. The same
 //! command gives the same weights, bit for bit.
 
+use crate::arena::ArenaError;
 use crate::arena::ArenaGame;
 use crate::arena::cli::{RulesName, game_parser};
 use crate::game::{GameKind, Policy};
@@ -99,7 +100,7 @@ fn run<G: ArenaGame + Learnable>(
         args.players.iter().map(|&p| p as usize).collect()
     };
     for &p in &players {
-        G::check_players(p).map_err(ToolError::Usage)?;
+        G::check_players(p).map_err(ToolError::usage_of)?;
     }
     let teacher = G::bot(&args.teacher)
         .map_err(|e| ToolError::usage(format!("--teacher: {e} ({})", G::BOT_NAMES)))?;
@@ -116,7 +117,7 @@ fn run<G: ArenaGame + Learnable>(
             progress.advance(1);
             result.map(|_| (i, recorder.into_records()))
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, ArenaError>>()?;
     played.sort_by_key(|(i, _)| *i);
     let (mut train, mut held_out) = (Records::new(), Records::new());
     for (i, records) in &played {
