@@ -16,6 +16,7 @@
 //! game adds one function and one line in [`select_play_payloads`].
 
 use crate::bot::DecisionContext;
+use crate::game::GameKind;
 use crate::lexio::PlayerCount;
 use crate::lexio::bots::easy_action;
 use crate::lexio::referee::{Round, deal};
@@ -145,9 +146,9 @@ pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String>
     let easy = ("easy", pb::Difficulty::Easy, None);
     let expert = ("expert", pb::Difficulty::Expert, Some(EXPERT_BUDGET_MS));
     let games = [
-        ("lexio", lexio_views(seed)?, vec![easy, expert]),
-        ("dalmuti", dalmuti_views(seed)?, vec![easy, expert]),
-        ("daifugo", daifugo_views(seed)?, vec![easy, expert]),
+        (GameKind::Lexio, lexio_views(seed)?, vec![easy, expert]),
+        (GameKind::Dalmuti, dalmuti_views(seed)?, vec![easy, expert]),
+        (GameKind::Daifugo, daifugo_views(seed)?, vec![easy, expert]),
     ];
     for (game, views, levels) in games {
         for (level, difficulty, budget_ms) in levels {
@@ -208,7 +209,7 @@ impl MidGamePicker {
     }
 
     /// Both views, checked by the service's decoder, or `None` if one is missing.
-    fn finish(&self, game: &str) -> Result<Option<Vec<(&'static str, pb::GameView)>>, String> {
+    fn finish(&self, game: GameKind) -> Result<Option<Vec<(&'static str, pb::GameView)>>, String> {
         let (Some(follow), Some(lead)) = (&self.follow, &self.lead) else {
             return Ok(None);
         };
@@ -225,7 +226,7 @@ impl MidGamePicker {
 /// Tries deals `seed`, `seed + 1`, ... (`play_deal` steps one deal through the picker)
 /// until a mid-game follow and lead are both found.
 fn mid_game_views(
-    game: &str,
+    game: GameKind,
     seed: u64,
     mut play_deal: impl FnMut(u64, &mut MidGamePicker) -> Result<(), String>,
 ) -> Result<Vec<(&'static str, pb::GameView)>, String> {
@@ -245,7 +246,7 @@ fn mid_game_views(
 /// Two mid-game Lexio views (four players) from seeded easy rounds.
 pub fn lexio_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, String> {
     let players = PlayerCount::Four;
-    mid_game_views("lexio", seed, |deal_seed, picker| {
+    mid_game_views(GameKind::Lexio, seed, |deal_seed, picker| {
         let mut round = Round::new(players, deal(players, deal_seed), 1, [0; 5]);
         for actions in 0.. {
             let view = round.view().map_err(|e| e.to_string())?;
@@ -274,7 +275,7 @@ pub fn dalmuti_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Str
     use crate::dalmuti::{Phase, legal_decisions};
     const PLAYERS: usize = 6;
     let easy = crate::dalmuti::policy(crate::bot::Difficulty::Easy).expect("easy exists");
-    mid_game_views("dalmuti", seed, |deal_seed, picker| {
+    mid_game_views(GameKind::Dalmuti, seed, |deal_seed, picker| {
         let mut rng =
             <rand_chacha::ChaCha8Rng as rand_chacha::rand_core::SeedableRng>::seed_from_u64(
                 deal_seed,
@@ -322,7 +323,7 @@ pub fn daifugo_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Str
     use crate::daifugo::rules::RuleSet;
     use crate::daifugo::view::Phase;
     use crate::daifugo::{bots, legal_decisions};
-    mid_game_views("daifugo", seed, |deal_seed, picker| {
+    mid_game_views(GameKind::Daifugo, seed, |deal_seed, picker| {
         let mut referee = Referee::new(RuleSet::house(), 4).map_err(|e| e.to_string())?;
         referee.start_game_seeded(deal_seed);
         for actions in 0.. {

@@ -9,10 +9,11 @@ use climbot::daifugo::referee::Referee;
 use climbot::daifugo::rules::RuleSet;
 use climbot::daifugo::view::Phase;
 use climbot::daifugo::{DaifugoDecision, DaifugoView};
+use climbot::game::GameKind;
 use climbot::pb;
 use climbot::pb::bot_service_client::BotServiceClient;
 use climbot::service::daifugo::{decision_from_wire, decision_to_wire, view_to_wire};
-use climbot::service::{GameId, derive_seed};
+use climbot::service::derive_seed;
 use common::*;
 use tonic::Code;
 use tonic::transport::Channel;
@@ -174,7 +175,7 @@ async fn expert_searches_the_play_and_answers_the_exchange_with_hard() {
             request.budget_ms = Some(10_000);
             request.explain = true;
             let r = client.select_play(request).await.unwrap().into_inner();
-            let seed = derive_seed(GameId::Daifugo, view.fingerprint(), Difficulty::Expert);
+            let seed = derive_seed(GameKind::Daifugo, view.fingerprint(), Difficulty::Expert);
             assert_eq!(r.seed, seed);
             let mut ctx = DecisionContext::unbounded(seed).with_max_iterations(Some(120));
             let expected = expert.decide(view, &mut ctx);
@@ -392,7 +393,7 @@ async fn normal_and_hard_answer_their_in_process_decision_with_explanations() {
                 (pb::Difficulty::Hard, Difficulty::Hard),
             ] {
                 let bot = policy(level).expect("served");
-                let seed = derive_seed(GameId::Daifugo, view.fingerprint(), level);
+                let seed = derive_seed(GameKind::Daifugo, view.fingerprint(), level);
                 let expected = bot.decide(view, &mut DecisionContext::unbounded(seed));
                 let mut request = select(view_to_wire(view), difficulty);
                 request.explain = true;

@@ -10,9 +10,10 @@ use climbot::bot::{DecisionContext, Difficulty};
 use climbot::dalmuti::cards::Cards;
 use climbot::dalmuti::referee::{HandState, deal};
 use climbot::dalmuti::{DalmutiDecision, DalmutiView, Phase, legal_decisions, policy};
+use climbot::game::GameKind;
 use climbot::pb;
 use climbot::service::dalmuti::{decision_from_wire, decision_to_wire, view_to_wire};
-use climbot::service::{GameId, derive_seed};
+use climbot::service::derive_seed;
 use common::*;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -193,7 +194,7 @@ async fn seeds_are_derived_from_the_view_and_answers_repeat() {
             answers.push((r.seed, decision_of(&r)));
         }
         assert_eq!(answers[0], answers[1], "{name}: same view, same answer");
-        let derived = derive_seed(GameId::Dalmuti, view.fingerprint(), Difficulty::Easy);
+        let derived = derive_seed(GameKind::Dalmuti, view.fingerprint(), Difficulty::Easy);
         assert_eq!(answers[0].0, derived, "{name}: the documented derivation");
         seeds.push(derived);
 
@@ -226,7 +227,7 @@ async fn seeds_are_derived_from_the_view_and_answers_repeat() {
 }
 
 fn seeds_of(view: &DalmutiView) -> u64 {
-    derive_seed(GameId::Dalmuti, view.fingerprint(), Difficulty::Easy)
+    derive_seed(GameKind::Dalmuti, view.fingerprint(), Difficulty::Easy)
 }
 
 #[tokio::test]
@@ -239,7 +240,7 @@ async fn normal_and_hard_answer_their_in_process_decision_with_explanations() {
     ] {
         let bot = policy(level).expect("served");
         for (name, view) in phase_views() {
-            let seed = derive_seed(GameId::Dalmuti, view.fingerprint(), level);
+            let seed = derive_seed(GameKind::Dalmuti, view.fingerprint(), level);
             let expected = bot.decide(&view, &mut DecisionContext::unbounded(seed));
             let mut request = select_dalmuti(&view, difficulty);
             request.explain = true;
@@ -263,7 +264,7 @@ async fn expert_answers_every_phase_with_its_in_process_decision() {
     let expert = policy(Difficulty::Expert).expect("served");
     let hard = policy(Difficulty::Hard).expect("served");
     for (name, view) in phase_views() {
-        let seed = derive_seed(GameId::Dalmuti, view.fingerprint(), Difficulty::Expert);
+        let seed = derive_seed(GameKind::Dalmuti, view.fingerprint(), Difficulty::Expert);
         let mut ctx = DecisionContext::unbounded(seed).with_max_iterations(Some(200));
         let expected = expert.decide(&view, &mut ctx);
         let mut request = select_dalmuti(&view, pb::Difficulty::Expert);

@@ -3,8 +3,9 @@
 mod common;
 
 use climbot::bot::Difficulty;
+use climbot::game::GameKind;
 use climbot::pb;
-use climbot::service::{GameId, derive_seed};
+use climbot::service::derive_seed;
 use common::*;
 
 #[test]
@@ -12,16 +13,16 @@ fn the_seed_formula_is_pinned() {
     // StableHasher::new().bytes(b"lexio").u64(fingerprint).u64(difficulty number).finish()
     // Changing this value changes every derived seed: docs/api.md ("Determinism") promises it does not.
     assert_eq!(
-        derive_seed(GameId::Lexio, 0, Difficulty::Easy),
+        derive_seed(GameKind::Lexio, 0, Difficulty::Easy),
         PINNED_EASY_0
     );
     assert_ne!(
-        derive_seed(GameId::Lexio, 0, Difficulty::Easy),
-        derive_seed(GameId::Lexio, 0, Difficulty::Expert)
+        derive_seed(GameKind::Lexio, 0, Difficulty::Easy),
+        derive_seed(GameKind::Lexio, 0, Difficulty::Expert)
     );
     assert_ne!(
-        derive_seed(GameId::Lexio, 1, Difficulty::Easy),
-        derive_seed(GameId::Lexio, 0, Difficulty::Easy)
+        derive_seed(GameKind::Lexio, 1, Difficulty::Easy),
+        derive_seed(GameKind::Lexio, 0, Difficulty::Easy)
     );
 }
 

@@ -1,22 +1,24 @@
 //! `climbot arena`: duplicate matches between bots from the command line.
 
-use super::{ArenaConfig, GameRunner, Runner, Sprt, entrants, run_with_progress};
+use super::{ArenaConfig, ArenaError, GameRunner, Runner, Sprt, entrants, run_with_progress};
 use crate::daifugo::Daifugo;
 use crate::dalmuti::Dalmuti;
+use crate::game::GameKind;
 use crate::lexio::Lexio;
 use crate::tools::ToolError;
 use crate::tools::progress::Progress;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
-/// The games the arena runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameName {
-    /// Lexio.
-    Lexio,
-    /// The Great Dalmuti.
-    Dalmuti,
-    /// Daifugo.
-    Daifugo,
+/// `--game`: a game by its name, each listed in the help with its title.
+pub fn game_parser() -> impl TypedValueParser<Value = GameKind> {
+    PossibleValuesParser::new(
+        GameKind::ALL.map(|kind| PossibleValue::new(kind.name()).help(kind.title())),
+    )
+    .map(|name| {
+        name.parse::<GameKind>()
+            .expect("one of the possible values")
+    })
 }
 
 /// Daifugo rule presets.
@@ -64,8 +66,8 @@ pub struct ArenaArgs {
 #[derive(Args, Debug)]
 pub struct TableArgs {
     /// The game.
-    #[arg(long, value_enum)]
-    pub game: GameName,
+    #[arg(long, value_parser = game_parser())]
+    pub game: GameKind,
     /// Seats at the table.
     #[arg(long)]
     pub players: u32,
@@ -87,49 +89,41 @@ impl TableArgs {
     /// The block runner of this table: a usage error for a table the game does not
     /// have, a failure when the `--via` server cannot be reached.
     pub fn runner(&self) -> Result<Box<dyn GameRunner>, ToolError> {
-        if self.rules.is_some() && self.game != GameName::Daifugo {
+        if self.rules.is_some() && self.game != GameKind::Daifugo {
             return Err(ToolError::usage(format!(
                 "--rules: only Daifugo has rule presets; {} has one set of rules",
-                self.game_name()
+                self.game.title()
             )));
         }
         // The table is checked before any connection is made.
-        let local = self.local_runner(None).map_err(ToolError::Usage)?;
+        let local = self.local_runner(None).map_err(ToolError::usage_of)?;
         let Some(url) = &self.via else {
             return Ok(local);
         };
         let remote = std::sync::Arc::new(super::remote::Remote::connect(url)?);
-        self.local_runner(Some(remote)).map_err(ToolError::Usage)
-    }
-
-    fn game_name(&self) -> &'static str {
-        match self.game {
-            GameName::Lexio => "Lexio",
-            GameName::Dalmuti => "The Great Dalmuti",
-            GameName::Daifugo => "Daifugo",
-        }
+        self.local_runner(Some(remote)).map_err(ToolError::usage_of)
     }
 
     fn local_runner(
         &self,
         remote: Option<std::sync::Arc<super::remote::Remote>>,
-    ) -> Result<Box<dyn GameRunner>, String> {
+    ) -> Result<Box<dyn GameRunner>, ArenaError> {
         let players = self.players as usize;
         Ok(match self.game {
-            GameName::Lexio => Box::new(Runner::<Lexio>::new(
+            GameKind::Lexio => Box::new(Runner::<Lexio>::new(
                 players,
                 self.rounds
                     .unwrap_or(crate::lexio::referee::ROUNDS_PER_MATCH),
                 (),
                 remote,
             )?),
-            GameName::Dalmuti => Box::new(Runner::<Dalmuti>::new(
+            GameKind::Dalmuti => Box::new(Runner::<Dalmuti>::new(
                 players,
                 self.rounds.unwrap_or(crate::dalmuti::referee::MATCH_HANDS),
                 (),
                 remote,
             )?),
-            GameName::Daifugo => Box::new(Runner::<Daifugo>::new(
+            GameKind::Daifugo => Box::new(Runner::<Daifugo>::new(
                 players,
                 self.rounds.unwrap_or(8),
                 match self.rules.unwrap_or(RulesName::House) {
@@ -152,9 +146,9 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, ToolError> {
 /// Runs `climbot arena`.
 pub fn arena(args: ArenaArgs) -> Result<(), ToolError> {
     let runner = args.table.runner()?;
-    let (seats, bots) = entrants(&args.lineup, runner.players()).map_err(ToolError::Usage)?;
+    let (seats, bots) = entrants(&args.lineup, runner.players()).map_err(ToolError::usage_of)?;
     for name in &seats {
-        runner.check_bot(name).map_err(ToolError::Usage)?;
+        runner.check_bot(name).map_err(ToolError::usage_of)?;
     }
     if let Some(delta) = args.sprt {
         if !(delta.is_finite() && delta > 0.0) {
@@ -238,7 +232,7 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
     for level in &levels {
         runner
             .check_bot(level)
-            .map_err(|e| ToolError::Usage(e.replace("--lineup", "--levels")))?;
+            .map_err(|e| ToolError::usage_of(e.named_by("--levels")))?;
     }
     let pairs = (levels.len() * (levels.len() - 1)) as u64;
     let config = super::ladder::LadderConfig {

@@ -3,7 +3,7 @@
 //! played and what its metrics are.
 
 use super::remote::{Remote, RemoteBot};
-use super::{Latencies, SeatTotals};
+use super::{ArenaError, Latencies, SeatTotals};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::daifugo::Daifugo;
 use crate::daifugo::rules::RuleSet;
@@ -33,7 +33,7 @@ pub trait GameRunner: Sync {
     /// An error naming the bot, and what is wrong with it, if this game has no bot by
     /// that name (an unknown bot, an override it does not take, a value that does not
     /// fit).
-    fn check_bot(&self, name: &str) -> Result<(), String>;
+    fn check_bot(&self, name: &str) -> Result<(), ArenaError>;
     /// Plays one match (every deal from `seed`) with `bots[seat]` in each seat,
     /// recording each seat's decision times.
     fn play(
@@ -41,7 +41,7 @@ pub trait GameRunner: Sync {
         seed: u64,
         bots: &[String],
         latencies: &mut [Latencies],
-    ) -> Result<Vec<SeatTotals>, String>;
+    ) -> Result<Vec<SeatTotals>, ArenaError>;
 }
 
 /// What the arena needs from a game beyond [`Game`]: how a match is played and what
@@ -56,7 +56,7 @@ pub trait ArenaGame: WireGame + Searchable {
     /// `players` (in [`ArenaGame::METRICS`] order).
     fn metric_ranges(players: usize) -> Vec<(f64, f64)>;
     /// Checks that the game can seat `players`.
-    fn check_players(players: usize) -> Result<(), String>;
+    fn check_players(players: usize) -> Result<(), ArenaError>;
     /// Plays a match of `units` rounds, hands or games between `seats` from `seed`
     /// and returns each seat's metric sums.
     fn play_match(
@@ -64,7 +64,7 @@ pub trait ArenaGame: WireGame + Searchable {
         seats: &[&dyn Policy<Self>],
         units: u32,
         seed: u64,
-    ) -> Result<Vec<SeatTotals>, String> {
+    ) -> Result<Vec<SeatTotals>, ArenaError> {
         Self::play_match_following(rules, seats, units, seed, None)
     }
     /// [`ArenaGame::play_match`], showing `follow` after each deal and after every
@@ -76,7 +76,7 @@ pub trait ArenaGame: WireGame + Searchable {
         units: u32,
         seed: u64,
         follow: Option<Follow<'_>>,
-    ) -> Result<Vec<SeatTotals>, String>;
+    ) -> Result<Vec<SeatTotals>, ArenaError>;
 }
 
 /// A match followed between its turns (the playground draws every table seat with its
@@ -121,7 +121,7 @@ impl<G: ArenaGame> Runner<G> {
         units: u32,
         rules: G::Rules,
         remote: Option<Arc<Remote>>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ArenaError> {
         G::check_players(players)?;
         Ok(Runner {
             players,
@@ -133,7 +133,7 @@ impl<G: ArenaGame> Runner<G> {
 
     /// The seat's bot: a served level through the server when there is one, otherwise
     /// the local bot of that name.
-    fn bot<'a>(&'a self, name: &str) -> Result<Box<dyn Policy<G> + 'a>, String> {
+    fn bot<'a>(&'a self, name: &str) -> Result<Box<dyn Policy<G> + 'a>, ArenaError> {
         if let Some(remote) = &self.remote
             && let Some(d) = Difficulty::ALL.into_iter().find(|d| d.name() == name)
         {
@@ -145,7 +145,14 @@ impl<G: ArenaGame> Runner<G> {
                 _ => bot,
             }));
         }
-        G::bot(name).map(|b| b as Box<dyn Policy<G> + 'a>)
+        G::bot(name)
+            .map(|b| b as Box<dyn Policy<G> + 'a>)
+            .map_err(|reason| ArenaError::Bot {
+                flag: "--lineup",
+                name: name.to_string(),
+                reason,
+                known: None,
+            })
     }
 }
 
@@ -170,10 +177,13 @@ impl<G: ArenaGame> GameRunner for Runner<G> {
         G::HIGHER_IS_BETTER
     }
 
-    fn check_bot(&self, name: &str) -> Result<(), String> {
-        G::bot(name)
-            .map(|_| ())
-            .map_err(|e| format!("--lineup {name}: {e} ({} bots: {})", G::NAME, G::BOT_NAMES))
+    fn check_bot(&self, name: &str) -> Result<(), ArenaError> {
+        G::bot(name).map(|_| ()).map_err(|reason| ArenaError::Bot {
+            flag: "--lineup",
+            name: name.to_string(),
+            reason,
+            known: Some((G::NAME, G::BOT_NAMES)),
+        })
     }
 
     fn play(
@@ -181,16 +191,14 @@ impl<G: ArenaGame> GameRunner for Runner<G> {
         seed: u64,
         bots: &[String],
         latencies: &mut [Latencies],
-    ) -> Result<Vec<SeatTotals>, String> {
-        let boxed: Vec<Box<dyn Policy<G> + '_>> = bots
-            .iter()
-            .map(|b| self.bot(b).map_err(|e| format!("--lineup {b}: {e}")))
-            .collect::<Result<_, _>>()?;
+    ) -> Result<Vec<SeatTotals>, ArenaError> {
+        let boxed: Vec<Box<dyn Policy<G> + '_>> =
+            bots.iter().map(|b| self.bot(b)).collect::<Result<_, _>>()?;
         let timed: Vec<Timed<'_, G>> = boxed.iter().map(|b| Timed::new(b.as_ref())).collect();
         let seats: Vec<&dyn Policy<G>> = timed.iter().map(|t| t as &dyn Policy<G>).collect();
         let totals = G::play_match(&self.rules, &seats, self.units, seed)?;
         if let Some(e) = self.remote.as_deref().and_then(Remote::error) {
-            return Err(format!("remote decision: {e}"));
+            return Err(ArenaError::Remote(e));
         }
         for (slot, t) in latencies.iter_mut().zip(timed) {
             *slot = t.into_latencies();
@@ -248,7 +256,7 @@ impl ArenaGame for Lexio {
         vec![(-most, most), (0.0, 1.0)]
     }
 
-    fn check_players(players: usize) -> Result<(), String> {
+    fn check_players(players: usize) -> Result<(), ArenaError> {
         lexio_players(players).map(|_| ())
     }
 
@@ -258,7 +266,7 @@ impl ArenaGame for Lexio {
         rounds: u32,
         seed: u64,
         follow: Option<Follow<'_>>,
-    ) -> Result<Vec<SeatTotals>, String> {
+    ) -> Result<Vec<SeatTotals>, ArenaError> {
         let result = match follow {
             None => crate::lexio::referee::play_match(seats, rounds, seed),
             Some(Follow { player, shown }) => {
@@ -274,7 +282,7 @@ impl ArenaGame for Lexio {
                 })
             }
         }
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| ArenaError::Match(e.to_string()))?;
         Ok((0..seats.len())
             .map(|s| SeatTotals {
                 sums: vec![
@@ -287,11 +295,15 @@ impl ArenaGame for Lexio {
     }
 }
 
-fn lexio_players(players: usize) -> Result<PlayerCount, String> {
+fn lexio_players(players: usize) -> Result<PlayerCount, ArenaError> {
     u32::try_from(players)
         .ok()
         .and_then(PlayerCount::from_count)
-        .ok_or_else(|| format!("--players {players}: Lexio takes 3, 4 or 5"))
+        .ok_or_else(|| ArenaError::Players {
+            players,
+            game: "Lexio",
+            takes: "3, 4 or 5".to_string(),
+        })
 }
 
 /// The Great Dalmuti: metrics per hand, finishing place (1 = first out; lower is
@@ -305,14 +317,16 @@ impl ArenaGame for Dalmuti {
         vec![(1.0, last), (1.0, last)]
     }
 
-    fn check_players(players: usize) -> Result<(), String> {
+    fn check_players(players: usize) -> Result<(), ArenaError> {
         use crate::dalmuti::turn::{MAX_PLAYERS, MIN_PLAYERS};
         if (MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
             Ok(())
         } else {
-            Err(format!(
-                "--players {players}: Dalmuti takes {MIN_PLAYERS} to {MAX_PLAYERS}"
-            ))
+            Err(ArenaError::Players {
+                players,
+                game: "Dalmuti",
+                takes: format!("{MIN_PLAYERS} to {MAX_PLAYERS}"),
+            })
         }
     }
 
@@ -322,7 +336,7 @@ impl ArenaGame for Dalmuti {
         hands: u32,
         seed: u64,
         follow: Option<Follow<'_>>,
-    ) -> Result<Vec<SeatTotals>, String> {
+    ) -> Result<Vec<SeatTotals>, ArenaError> {
         let players = seats.len();
         let result = match follow {
             None => crate::dalmuti::referee::play_match(seats, hands, seed),
@@ -339,7 +353,7 @@ impl ArenaGame for Dalmuti {
                 })
             }
         }
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| ArenaError::Match(e.to_string()))?;
         Ok((0..players)
             .map(|p| SeatTotals {
                 sums: vec![
@@ -378,11 +392,15 @@ impl ArenaGame for Daifugo {
         vec![(1.0, last), (1.0, last), (0.0, 1.0), (0.0, 1.0)]
     }
 
-    fn check_players(players: usize) -> Result<(), String> {
+    fn check_players(players: usize) -> Result<(), ArenaError> {
         if (3..=7).contains(&players) {
             Ok(())
         } else {
-            Err(format!("--players {players}: Daifugo takes 3 to 7"))
+            Err(ArenaError::Players {
+                players,
+                game: "Daifugo",
+                takes: "3 to 7".to_string(),
+            })
         }
     }
 
@@ -392,7 +410,7 @@ impl ArenaGame for Daifugo {
         games: u32,
         seed: u64,
         follow: Option<Follow<'_>>,
-    ) -> Result<Vec<SeatTotals>, String> {
+    ) -> Result<Vec<SeatTotals>, ArenaError> {
         let records = match follow {
             None => crate::daifugo::referee::play_match(seats, games, seed, *rules),
             Some(Follow { player, shown }) => crate::daifugo::referee::play_match_observed(
@@ -411,7 +429,8 @@ impl ArenaGame for Daifugo {
                     })
                 },
             ),
-        }?;
+        }
+        .map_err(ArenaError::Match)?;
         let p = seats.len();
         Ok((0..p)
             .map(|seat| {

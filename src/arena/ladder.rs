@@ -13,7 +13,7 @@
 //! Fisher information); each step up the ladder gets its own interval from the same
 //! covariance.
 
-use super::{ArenaConfig, GameRunner, run_with_progress};
+use super::{ArenaConfig, ArenaError, GameRunner, run_with_progress};
 use crate::stats::MeanCi;
 
 /// Settings of a ladder run.
@@ -96,13 +96,13 @@ pub fn run_ladder(
     config: &LadderConfig,
     progress: &mut dyn FnMut(&str),
     blocks_done: &(dyn Fn(u64) + Sync),
-) -> Result<LadderReport, String> {
+) -> Result<LadderReport, ArenaError> {
     let n = config.levels.len();
     if n < 2 {
-        return Err("--levels: name at least two levels".into());
+        return Err(ArenaError::TooFewLevels);
     }
     if config.blocks < 2 {
-        return Err("--blocks: an interval needs at least 2 blocks".into());
+        return Err(ArenaError::TooFewBlocks);
     }
     for level in &config.levels {
         runner.check_bot(level)?;
@@ -208,7 +208,7 @@ const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
 pub fn bradley_terry(
     n: usize,
     games: &[(usize, usize, f64, f64)],
-) -> Result<(Vec<f64>, Vec<Vec<f64>>), String> {
+) -> Result<(Vec<f64>, Vec<Vec<f64>>), ArenaError> {
     let games: Vec<(usize, usize, f64, f64)> = games
         .iter()
         .map(|&(a, b, w, g)| (a, b, w + 0.5, g + 1.0))
@@ -232,8 +232,9 @@ pub fn bradley_terry(
         information = (1..n)
             .map(|i| (1..n).map(|j| hessian[i][j]).collect())
             .collect();
-        let inverse = invert(&information)
-            .ok_or("the ladder's pairs do not connect every level (no rating can be fitted)")?;
+        let inverse = invert(&information).ok_or(ArenaError::Fit(
+            "the ladder's pairs do not connect every level (no rating can be fitted)",
+        ))?;
         let mut largest: f64 = 0.0;
         for i in 1..n {
             let step: f64 = (1..n).map(|j| inverse[i - 1][j - 1] * gradient[j]).sum();
@@ -244,7 +245,7 @@ pub fn bradley_terry(
             break;
         }
     }
-    let inverse = invert(&information).ok_or("singular information matrix")?;
+    let inverse = invert(&information).ok_or(ArenaError::Fit("singular information matrix"))?;
     let mut covariance = vec![vec![0.0; n]; n];
     for i in 1..n {
         for j in 1..n {

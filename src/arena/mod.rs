@@ -8,10 +8,12 @@
 //! service uses.
 
 pub mod cli;
+mod error;
 mod games;
 pub mod ladder;
 pub mod remote;
 
+pub use error::{ArenaError, RemoteError, ViaError};
 pub use games::{ArenaGame, Follow, Followed, GameRunner, Runner};
 
 use crate::bot::StableHasher;
@@ -70,15 +72,18 @@ pub struct Entrant {
 /// Expands a lineup to one name per seat (the last name repeats) and groups seats
 /// into entrants by bot name. An all-same lineup is split into the seat-0 bot and the
 /// field, so that the apparatus itself can be checked: their difference must be 0.
-pub fn entrants(lineup: &[String], players: usize) -> Result<(Vec<String>, Vec<Entrant>), String> {
+pub fn entrants(
+    lineup: &[String],
+    players: usize,
+) -> Result<(Vec<String>, Vec<Entrant>), ArenaError> {
     if lineup.is_empty() {
-        return Err("--lineup: name at least one bot".into());
+        return Err(ArenaError::NoBots);
     }
     if lineup.len() > players {
-        return Err(format!(
-            "--lineup: {} names for {players} seats",
-            lineup.len()
-        ));
+        return Err(ArenaError::TooManyBots {
+            names: lineup.len(),
+            seats: players,
+        });
     }
     let seats: Vec<String> = (0..players)
         .map(|s| lineup[s.min(lineup.len() - 1)].clone())
@@ -135,7 +140,7 @@ fn play_block(
     entrants: &[Entrant],
     seed: u64,
     index: u64,
-) -> Result<BlockResult, String> {
+) -> Result<BlockResult, ArenaError> {
     let p = seats.len();
     let metrics = runner.metrics().len();
     let mut sums = vec![vec![0.0; metrics]; entrants.len()];
@@ -292,7 +297,7 @@ fn sprt_llr(diffs: &[f64], s: &Sprt) -> f64 {
 
 /// Runs the arena. Blocks run in parallel; results are gathered in block order, so
 /// they are identical whatever the thread count.
-pub fn run(runner: &dyn GameRunner, config: &ArenaConfig) -> Result<ArenaReport, String> {
+pub fn run(runner: &dyn GameRunner, config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
     run_with_progress(runner, config, &|_| {})
 }
 
@@ -302,7 +307,7 @@ pub fn run_with_progress(
     runner: &dyn GameRunner,
     config: &ArenaConfig,
     blocks_done: &(dyn Fn(u64) + Sync),
-) -> Result<ArenaReport, String> {
+) -> Result<ArenaReport, ArenaError> {
     let p = runner.players();
     let (seats, entrants) = entrants(&config.lineup, p)?;
     for name in &seats {
@@ -318,7 +323,7 @@ pub fn run_with_progress(
     while (results.len() as u64) < config.blocks {
         let from = results.len() as u64;
         let to = (from + batch).min(config.blocks);
-        let batch_results: Result<Vec<BlockResult>, String> = (from..to)
+        let batch_results: Result<Vec<BlockResult>, ArenaError> = (from..to)
             .into_par_iter()
             .map(|i| {
                 let block = play_block(runner, &seats, &entrants, config.seed, i);

@@ -3,6 +3,7 @@
 //! so both runs give the same results. Baselines (`singles`, `random`) are not served
 //! and stay in-process.
 
+use super::{RemoteError, ViaError};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::game::Policy;
 use crate::pb;
@@ -17,7 +18,7 @@ pub struct Remote {
     runtime: tokio::runtime::Runtime,
     client: BotServiceClient<Channel>,
     /// The first failure; the arena reports it instead of any result.
-    error: Mutex<Option<String>>,
+    error: Mutex<Option<RemoteError>>,
 }
 
 impl std::fmt::Debug for Remote {
@@ -28,17 +29,23 @@ impl std::fmt::Debug for Remote {
 
 impl Remote {
     /// Connects to `addr` (e.g. `http://127.0.0.1:50051`).
-    pub fn connect(addr: &str) -> Result<Remote, String> {
+    pub fn connect(addr: &str) -> Result<Remote, RemoteError> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
             .build()
-            .map_err(|e| format!("--via: {e}"))?;
+            .map_err(|e| RemoteError::Runtime(e.to_string()))?;
         let endpoint =
-            Channel::from_shared(addr.to_string()).map_err(|e| format!("--via {addr}: {e}"))?;
+            Channel::from_shared(addr.to_string()).map_err(|e| RemoteError::Address {
+                addr: addr.to_string(),
+                reason: e.to_string(),
+            })?;
         let channel = runtime
             .block_on(endpoint.connect())
-            .map_err(|e| format!("--via {addr}: cannot connect: {e}"))?;
+            .map_err(|e| RemoteError::Connect {
+                addr: addr.to_string(),
+                reason: e.to_string(),
+            })?;
         Ok(Remote {
             runtime,
             client: BotServiceClient::new(channel),
@@ -47,23 +54,29 @@ impl Remote {
     }
 
     /// The first failure of any remote decision, if one happened.
-    pub fn error(&self) -> Option<String> {
+    pub fn error(&self) -> Option<RemoteError> {
         self.error.lock().ok().and_then(|e| e.clone())
     }
 
-    fn fail(&self, message: String) {
+    fn fail(&self, error: RemoteError) {
         if let Ok(mut e) = self.error.lock() {
-            e.get_or_insert(message);
+            e.get_or_insert(error);
         }
     }
 
     /// One SelectPlay call, waited for on the connection's own runtime.
-    pub fn select(&self, request: pb::SelectPlayRequest) -> Result<pb::SelectPlayResponse, String> {
+    pub fn select(
+        &self,
+        request: pb::SelectPlayRequest,
+    ) -> Result<pb::SelectPlayResponse, RemoteError> {
         let mut client = self.client.clone();
         self.runtime
             .block_on(client.select_play(request))
             .map(tonic::Response::into_inner)
-            .map_err(|s| format!("SelectPlay failed: {:?}: {}", s.code(), s.message()))
+            .map_err(|s| RemoteError::Call {
+                code: s.code(),
+                message: s.message().to_string(),
+            })
     }
 }
 
@@ -121,11 +134,16 @@ impl<G: WireGame> Policy<G> for RemoteBot<'_, G> {
         };
         let answer = self.remote.select(request).and_then(|r| {
             if r.fallback {
-                return Err("the server answered with a fallback (budget too small)".into());
+                return Err(RemoteError::Fallback);
             }
-            let decision = r.decision.and_then(|d| d.game).ok_or("no decision")?;
-            G::decision_from_wire(view, &decision)
-                .ok_or_else(|| format!("not a legal {} decision: {decision:?}", G::NAME))
+            let decision = r
+                .decision
+                .and_then(|d| d.game)
+                .ok_or(RemoteError::NoDecision)?;
+            G::decision_from_wire(view, &decision).ok_or_else(|| RemoteError::Illegal {
+                game: G::NAME,
+                decision: format!("{decision:?}"),
+            })
         });
         match answer {
             Ok(decision) => decision,
@@ -142,13 +160,13 @@ impl<G: WireGame> Policy<G> for RemoteBot<'_, G> {
 /// `--via` when the command line is read: an absolute `http://` or `https://` URL with
 /// a host, so that a malformed address is a usage error (exit 64) rather than a failed
 /// connection.
-pub fn parse_via(text: &str) -> Result<String, String> {
+pub fn parse_via(text: &str) -> Result<String, ViaError> {
     let uri: tonic::codegen::http::Uri = text
         .parse()
-        .map_err(|e| format!("not a URL ({e}); e.g. http://127.0.0.1:50051"))?;
+        .map_err(|e: tonic::codegen::http::uri::InvalidUri| ViaError::NotAUrl(e.to_string()))?;
     match (uri.scheme_str(), uri.host()) {
         (Some("http" | "https"), Some(_)) => Ok(text.to_owned()),
-        _ => Err("an http:// or https:// URL with a host, e.g. http://127.0.0.1:50051".into()),
+        _ => Err(ViaError::NotHttp),
     }
 }
 

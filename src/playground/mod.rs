@@ -42,7 +42,7 @@ use crate::bot::Difficulty;
 use crate::daifugo::Daifugo;
 use crate::daifugo::rules::RuleSet;
 use crate::dalmuti::Dalmuti;
-use crate::game::Game;
+use crate::game::GameKind;
 use crate::lexio::Lexio;
 use crate::tools::ToolError;
 use axum::Router;
@@ -487,7 +487,7 @@ fn parse_object(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value
 /// The checked parts of a create-table request.
 #[derive(Clone, Debug, PartialEq)]
 struct NewTable {
-    game: &'static str,
+    game: GameKind,
     players: usize,
     human_seat: Option<usize>,
     levels: Vec<Difficulty>,
@@ -530,27 +530,20 @@ fn check_request(request: &Map<String, Value>) -> Result<NewTable, ApiError> {
                 "required: lexio, dalmuti or daifugo",
             ));
         }
-        Some(v) => match v.as_str() {
-            Some("lexio") => Lexio::NAME,
-            Some("dalmuti") => Dalmuti::NAME,
-            Some("daifugo") => Daifugo::NAME,
-            _ => {
-                return Err(ApiError::invalid(
-                    "game",
-                    format!("{v}: lexio, dalmuti or daifugo"),
-                ));
-            }
-        },
+        Some(v) => v
+            .as_str()
+            .and_then(|name| name.parse::<GameKind>().ok())
+            .ok_or_else(|| ApiError::invalid("game", format!("{v}: lexio, dalmuti or daifugo")))?,
     };
     let players = whole_number(request, "players")?
         .ok_or_else(|| ApiError::invalid("players", "required"))?;
     let players = usize::try_from(players).unwrap_or(usize::MAX);
     let fits = match game {
-        "lexio" => Lexio::check_players(players),
-        "dalmuti" => Dalmuti::check_players(players),
-        _ => Daifugo::check_players(players),
+        GameKind::Lexio => Lexio::check_players(players),
+        GameKind::Dalmuti => Dalmuti::check_players(players),
+        GameKind::Daifugo => Daifugo::check_players(players),
     };
-    fits.map_err(|e| ApiError::invalid("players", e.trim_start_matches("--players ")))?;
+    fits.map_err(|e| ApiError::invalid("players", e.to_string().trim_start_matches("--players ")))?;
     let human_seat = whole_number(request, "human_seat")?
         .map(|s| usize::try_from(s).unwrap_or(usize::MAX))
         .map(|s| {
@@ -601,7 +594,7 @@ fn check_request(request: &Map<String, Value>) -> Result<NewTable, ApiError> {
     let seed = whole_number(request, "seed")?;
     let rules = match request.get("rules") {
         None | Some(Value::Null) => None,
-        Some(v) if game != "daifugo" => {
+        Some(v) if game != GameKind::Daifugo => {
             return Err(ApiError::invalid(
                 "rules",
                 format!("{v}: only Daifugo has rule presets"),
@@ -671,7 +664,7 @@ fn new_table(request: &Map<String, Value>, config: &Config) -> Result<Arc<dyn Ta
         )?))
     }
     match request.game {
-        "lexio" => start::<Lexio>(
+        GameKind::Lexio => start::<Lexio>(
             (),
             None,
             seats,
@@ -681,7 +674,7 @@ fn new_table(request: &Map<String, Value>, config: &Config) -> Result<Arc<dyn Ta
             seed,
             config,
         ),
-        "dalmuti" => start::<Dalmuti>(
+        GameKind::Dalmuti => start::<Dalmuti>(
             (),
             None,
             seats,
@@ -691,7 +684,7 @@ fn new_table(request: &Map<String, Value>, config: &Config) -> Result<Arc<dyn Ta
             seed,
             config,
         ),
-        _ => {
+        GameKind::Daifugo => {
             let name = request.rules.unwrap_or("house");
             start::<Daifugo>(
                 RuleSet::by_name(name).unwrap_or_else(RuleSet::house),

@@ -227,6 +227,7 @@ impl<G: ArenaGame> GameTable<G> {
                         shown: &mut follow_match,
                     };
                     G::play_match_following(&rules, &seats, units, seed, Some(follow))
+                        .map_err(|e| e.to_string())
                 }))
                 .unwrap_or_else(|panic| {
                     let message = panic
@@ -491,7 +492,8 @@ impl<G: ArenaGame> Gate<G> {
                     budget_ms: None,
                     max_iterations: max_iterations.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
                 })
-                .map(|r| (r.decision, r.explanation)),
+                .map(|r| (r.decision, r.explanation))
+                .map_err(|e| e.to_string()),
             None => {
                 // The referee's context is fresh: one from the same seed draws the same.
                 let mut limited =

@@ -13,9 +13,10 @@ use crate::daifugo::view::{
     TableInput,
 };
 use crate::daifugo::{Daifugo, DaifugoDecision, DaifugoView};
+use crate::game::GameKind;
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::game::{GameId, WireGame};
+use crate::service::game::WireGame;
 
 const PREFIX: &str = "view.daifugo";
 
@@ -32,16 +33,7 @@ fn invalid(field: impl AsRef<str>, reason: impl Into<String>) -> ServiceError {
 /// Converts and validates a wire view.
 pub fn decode(view: pb::DaifugoView) -> Result<DaifugoView, ServiceError> {
     let input = view_input(&view)?;
-    DaifugoView::new(input).map_err(|e| invalid(wire_field(&e.field), e.reason))
-}
-
-/// The proto path of a field the domain names (the domain's `phase.give` is the
-/// proto's `give_back`; every other name is already the proto's).
-fn wire_field(field: &str) -> &str {
-    match field {
-        "phase.give" => "give_back",
-        other => other,
-    }
+    DaifugoView::new(input).map_err(ServiceError::invalid_view::<Daifugo>)
 }
 
 /// The unchecked domain input of a wire view (wire shapes checked only).
@@ -678,7 +670,16 @@ pub fn decision_from_wire(
 
 /// A domain decision as a wire `Decision`.
 impl WireGame for Daifugo {
-    const ID: GameId = GameId::Daifugo;
+    const KIND: GameKind = GameKind::Daifugo;
+
+    /// The domain's `phase.give` is the proto's `give_back`; every other name is
+    /// already the proto's.
+    fn wire_field(field: &str) -> &str {
+        match field {
+            "phase.give" => "give_back",
+            other => other,
+        }
+    }
 
     fn view_to_wire(view: &DaifugoView) -> pb::game_view::Game {
         pb::game_view::Game::Daifugo(view_to_wire(view))

@@ -12,9 +12,10 @@ use crate::dalmuti::view::{
     CardsInput, LogEntryInput, PlayInput, RevolutionInput, SeatInput, TaxKnownInput, TaxReturnInput,
 };
 use crate::dalmuti::{Dalmuti, DalmutiDecision, DalmutiView, DalmutiViewInput, Phase, is_legal};
+use crate::game::GameKind;
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::game::{GameId, WireGame};
+use crate::service::game::WireGame;
 
 const PREFIX: &str = "view.dalmuti";
 
@@ -100,8 +101,7 @@ pub fn decode(view: pb::DalmutiView) -> Result<DalmutiView, ServiceError> {
             },
         }),
     };
-    DalmutiView::new(input)
-        .map_err(|e| ServiceError::invalid(format!("{PREFIX}.{}", e.field), e.reason))
+    DalmutiView::new(input).map_err(ServiceError::invalid_view::<Dalmuti>)
 }
 
 fn phase_from_wire(value: i32) -> Result<Phase, ServiceError> {
@@ -328,7 +328,7 @@ pub fn decision_to_wire(decision: &DalmutiDecision) -> pb::DalmutiDecision {
 }
 
 impl WireGame for Dalmuti {
-    const ID: GameId = GameId::Dalmuti;
+    const KIND: GameKind = GameKind::Dalmuti;
 
     fn view_to_wire(view: &DalmutiView) -> pb::game_view::Game {
         pb::game_view::Game::Dalmuti(view_to_wire(view))

@@ -1,7 +1,9 @@
 //! Every way a call can fail, and the one place where failures become `tonic::Status`.
 
 use crate::bot::Difficulty;
-use crate::service::game::GameId;
+use crate::game::GameKind;
+use crate::service::game::WireGame;
+use crate::view_error::ViewError;
 use std::borrow::Cow;
 use tonic::{Code, Status};
 
@@ -19,7 +21,7 @@ pub enum ServiceError {
     /// The game has no bot at this level yet.
     Unimplemented {
         /// The game of the view.
-        game: GameId,
+        game: GameKind,
         /// The level asked for.
         difficulty: Difficulty,
     },
@@ -50,6 +52,15 @@ impl ServiceError {
             field: field.into(),
             reason: reason.into(),
         }
+    }
+
+    /// An INVALID_ARGUMENT for a view that game `G`'s constructor refused: the field
+    /// it names, as the proto names it, under `view.<game>.` (`view.lexio.hand[3]`).
+    pub fn invalid_view<G: WireGame>(error: ViewError) -> Self {
+        ServiceError::invalid(
+            format!("view.{}.{}", G::KIND.name(), G::wire_field(&error.field)),
+            error.reason,
+        )
     }
 
     /// The gRPC code this error is sent with.

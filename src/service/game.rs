@@ -8,38 +8,16 @@
 use crate::bot::{DecisionContext, Difficulty, Explained, StableHasher};
 use crate::daifugo::Daifugo;
 use crate::dalmuti::Dalmuti;
-use crate::game::Game;
+use crate::game::{Game, GameKind};
 use crate::lexio::Lexio;
 use crate::pb;
 use crate::service::error::ServiceError;
 use crate::service::{daifugo, dalmuti, lexio};
 
-/// The games the service knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameId {
-    /// Lexio.
-    Lexio,
-    /// The Great Dalmuti.
-    Dalmuti,
-    /// Daifugo.
-    Daifugo,
-}
-
-impl GameId {
-    /// The lower-case tag used in seeds, metrics and logs.
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameId::Lexio => "lexio",
-            GameId::Dalmuti => "dalmuti",
-            GameId::Daifugo => "daifugo",
-        }
-    }
-}
-
 /// A validated view of one game, ready for its policies.
 pub trait GameAdapter: Send + Sync + 'static {
     /// Which game this is.
-    fn game(&self) -> GameId;
+    fn game(&self) -> GameKind;
     /// The domain's stable fingerprint of the normalized view.
     fn fingerprint(&self) -> u64;
     /// Whether the game has a bot at this level.
@@ -59,7 +37,7 @@ pub trait GameAdapter: Send + Sync + 'static {
 /// A game's wire codec: its case of each `oneof` in the API.
 pub trait WireGame: Game {
     /// The game's identity in the service (seeds, metrics, logs).
-    const ID: GameId;
+    const KIND: GameKind;
     /// A validated view back on the wire (for clients written in Rust: the arena's
     /// `--via` and the load-test payloads). Decoding the result gives the same view.
     fn view_to_wire(view: &Self::View) -> pb::game_view::Game;
@@ -74,14 +52,19 @@ pub trait WireGame: Game {
     /// The legal decisions of a view on the wire.
     fn legal_decisions_to_wire(decisions: &[Self::Decision])
     -> pb::list_legal_plays_response::Game;
+    /// The proto's name (under `view.<game>.`) of a field the view constructor names
+    /// in a [`crate::view_error::ViewError`]; the same name unless the codec renames it.
+    fn wire_field(field: &str) -> &str {
+        field
+    }
 }
 
 /// A validated view of game `G`, ready for its policies.
 pub struct Validated<G: Game>(pub G::View);
 
 impl<G: WireGame> GameAdapter for Validated<G> {
-    fn game(&self) -> GameId {
-        G::ID
+    fn game(&self) -> GameKind {
+        G::KIND
     }
 
     fn fingerprint(&self) -> u64 {
@@ -201,13 +184,13 @@ pub enum WireView {
 }
 
 /// The game a request's view is for (known even when the view is invalid).
-pub fn game_of(view: &WireView) -> Option<GameId> {
+pub fn game_of(view: &WireView) -> Option<GameKind> {
     match view {
-        WireView::Lexio(_) => Some(GameId::Lexio),
+        WireView::Lexio(_) => Some(GameKind::Lexio),
         WireView::Proto(view) => match view.as_ref()?.game.as_ref()? {
-            pb::game_view::Game::Lexio(_) => Some(GameId::Lexio),
-            pb::game_view::Game::Dalmuti(_) => Some(GameId::Dalmuti),
-            pb::game_view::Game::Daifugo(_) => Some(GameId::Daifugo),
+            pb::game_view::Game::Lexio(_) => Some(GameKind::Lexio),
+            pb::game_view::Game::Dalmuti(_) => Some(GameKind::Dalmuti),
+            pb::game_view::Game::Daifugo(_) => Some(GameKind::Daifugo),
         },
     }
 }
@@ -244,7 +227,7 @@ pub fn decode(view: WireView) -> Result<Box<dyn GameAdapter>, ServiceError> {
 ///     .u64(difficulty number)   // the proto enum value: EASY=1 .. EXPERT=4
 ///     .finish()
 /// ```
-pub fn derive_seed(game: GameId, fingerprint: u64, difficulty: Difficulty) -> u64 {
+pub fn derive_seed(game: GameKind, fingerprint: u64, difficulty: Difficulty) -> u64 {
     StableHasher::new()
         .bytes(game.name().as_bytes())
         .u64(fingerprint)

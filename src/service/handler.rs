@@ -3,12 +3,13 @@
 //! log line are written by [`CallRecord`] when the call ends, however it ends.
 
 use crate::bot::{DecisionContext, Difficulty, Work};
+use crate::game::GameKind;
 use crate::pb;
 use crate::pb::bot_service_server::BotService;
 use crate::service::budget::{self, Limits, NoTime};
 use crate::service::config::{Config, FaultHook, FaultPoint};
 use crate::service::error::{ServiceError, catch_panic, logged_reason};
-use crate::service::game::{self, GameId, WireView};
+use crate::service::game::{self, WireView};
 use crate::service::guard::{CallTicket, EndedByGuard};
 use crate::service::metrics as m;
 use crate::service::pool::{DecisionPool, JobFailed};
@@ -339,7 +340,7 @@ struct CallRecord {
     rpc: m::Rpc,
     started: Instant,
     span: Span,
-    game: Option<GameId>,
+    game: Option<GameKind>,
     difficulty: Option<Difficulty>,
     seed: Option<u64>,
     fallback: bool,
@@ -384,7 +385,7 @@ impl CallRecord {
     }
 
     fn game_name(&self) -> &'static str {
-        self.game.map_or("unknown", GameId::name)
+        self.game.map_or("unknown", GameKind::name)
     }
 
     fn finish<T>(&mut self, result: &Result<T, ServiceError>) {

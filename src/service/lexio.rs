@@ -3,13 +3,14 @@
 //! number that is no tile); every game rule is checked by `LexioView::new`, whose
 //! field names match the proto's and get the `view.lexio.` prefix.
 
+use crate::game::GameKind;
 use crate::lexio::{
     Action, Category, Lexio, LexioView, LogEntry, SeatCount, Suit, TableInput, Tile, ViewInput,
 };
 use crate::pb;
 use crate::service::error::ServiceError;
 use crate::service::fast_lane::Reader;
-use crate::service::game::{GameId, WireGame};
+use crate::service::game::WireGame;
 
 const PREFIX: &str = "view.lexio";
 
@@ -67,8 +68,7 @@ pub fn view_input(view: pb::LexioView) -> Result<ViewInput, ServiceError> {
 
 /// Validates a view read off the wire (by [`decode`] or by the fast lane).
 pub fn validate(input: ViewInput) -> Result<LexioView, ServiceError> {
-    LexioView::new(input)
-        .map_err(|e| ServiceError::invalid(format!("{PREFIX}.{}", e.field), e.reason))
+    LexioView::new(input).map_err(ServiceError::invalid_view::<Lexio>)
 }
 
 /// A `LexioView` read straight from its bytes by SelectPlay's fast lane, exactly as
@@ -317,7 +317,7 @@ pub fn action_to_wire(action: &Action) -> pb::LexioDecision {
 }
 
 impl WireGame for Lexio {
-    const ID: GameId = GameId::Lexio;
+    const KIND: GameKind = GameKind::Lexio;
 
     fn view_to_wire(view: &LexioView) -> pb::game_view::Game {
         pb::game_view::Game::Lexio(view_to_wire(view))

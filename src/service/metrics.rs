@@ -2,8 +2,8 @@
 //! `GET /metrics` endpoint on its own port.
 
 use crate::bot::Difficulty;
+use crate::game::GameKind;
 use crate::service::error::code_name;
-use crate::service::game::GameId;
 use metrics::{Counter, Gauge, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
@@ -97,7 +97,7 @@ pub struct CallOutcome {
     /// The RPC.
     pub rpc: Rpc,
     /// The game, once the view named one.
-    pub game: Option<GameId>,
+    pub game: Option<GameKind>,
     /// The level, once the request was read (SelectPlay only).
     pub difficulty: Option<Difficulty>,
     /// The gRPC code the call ended with (`Cancelled` when it was dropped).
@@ -269,9 +269,9 @@ impl CallSeries {
         ];
         let games = [
             None,
-            Some(GameId::Lexio),
-            Some(GameId::Dalmuti),
-            Some(GameId::Daifugo),
+            Some(GameKind::Lexio),
+            Some(GameKind::Dalmuti),
+            Some(GameKind::Daifugo),
         ];
         let select_play = std::iter::once(None).chain(Difficulty::ALL.map(Some));
         let cells = games.iter().flat_map(|&game| {

@@ -25,7 +25,7 @@ pub mod warm;
 
 pub use config::{Config, FaultHook, FaultPoint, LogFormat, ServeArgs};
 pub use error::ServiceError;
-pub use game::{GameId, derive_seed};
+pub use game::derive_seed;
 pub use guard::Guarded;
 pub use handler::{BotHandler, RequestHeader, SelectPlayInput};
 pub use server::{BotServer, ServeError, run};

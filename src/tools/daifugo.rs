@@ -1,10 +1,12 @@
 //! The `selfplay daifugo` and `stats daifugo` subcommands.
 
+use super::BrokenRun;
 use crate::bot::StableHasher;
 use crate::daifugo::Daifugo;
 use crate::daifugo::bots::easy::EasyBot;
 use crate::daifugo::referee::{GameRecord, play_match};
 use crate::daifugo::rules::RuleSet;
+use crate::game::GameKind;
 use crate::game::Policy;
 use crate::stats::{mean_ci95, wilson95};
 use crate::tools::ToolError;
@@ -79,7 +81,7 @@ pub fn run_easy_games(
     match_length: u32,
     seed: u64,
     games_done: &(dyn Fn(u64) + Sync),
-) -> Result<Summary, String> {
+) -> Result<Summary, BrokenRun> {
     let match_length = u64::from(match_length.max(1));
     let matches = games.div_ceil(match_length);
     let easy = EasyBot;
@@ -89,8 +91,13 @@ pub fn run_easy_games(
         .map(|m| {
             let len = match_length.min(games - m * match_length) as u32;
             let match_seed = StableHasher::new().u64(seed).u64(m).finish();
-            let record = play_match(&policies, len, match_seed, rules)
-                .map_err(|e| format!("match {m}: {e}"));
+            let record =
+                play_match(&policies, len, match_seed, rules).map_err(|reason| BrokenRun {
+                    unit: "match",
+                    index: m,
+                    seed: None,
+                    reason,
+                });
             games_done(u64::from(len));
             record
         })
@@ -165,7 +172,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
             })
             .collect();
         let out = serde_json::json!({
-            "game": "daifugo",
+            "game": GameKind::Daifugo.name(),
             "rules": args.rules,
             "players": args.players,
             "games": s.games,

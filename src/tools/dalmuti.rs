@@ -1,10 +1,10 @@
 //! The `stats dalmuti` and `selfplay dalmuti` subcommands (kept out of `main.rs`).
 
-use super::ToolError;
 use super::dalmuti_stats::{
     MAX_LEAD, beat_probabilities_with_progress, control_comparison_with_progress,
 };
 use super::progress::Progress;
+use super::{BrokenRun, ToolError};
 use crate::bot::StableHasher;
 use crate::dalmuti::Dalmuti;
 use crate::dalmuti::bots::by_name;
@@ -171,13 +171,17 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
     let matches = args.hands.div_ceil(u64::from(MATCH_HANDS));
     let start = Instant::now();
     let progress = Progress::new(args.hands, "hands");
-    let results: Result<Vec<MatchResult>, String> = (0..matches)
+    let results: Result<Vec<MatchResult>, BrokenRun> = (0..matches)
         .into_par_iter()
         .map(|m| {
             let hands = (args.hands - m * u64::from(MATCH_HANDS)).min(u64::from(MATCH_HANDS));
             let seed = StableHasher::new().u64(args.seed).u64(m).finish();
-            let result = play_match(&policies, hands as u32, seed)
-                .map_err(|e| format!("match {m} (seed {seed}): {e}"));
+            let result = play_match(&policies, hands as u32, seed).map_err(|e| BrokenRun {
+                unit: "match",
+                index: m,
+                seed: Some(("seed", seed)),
+                reason: e.to_string(),
+            });
             progress.advance(hands);
             result
         })

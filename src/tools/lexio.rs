@@ -1,9 +1,9 @@
 //! The Lexio subcommands: `climbot stats lexio`, `climbot selfplay lexio` and
 //! `climbot tables lexio-safety`.
 
-use super::ToolError;
 use super::lexio_stats::opening_stats_with_progress;
 use super::progress::Progress;
+use super::{BrokenRun, ToolError};
 use crate::game::{Game, Policy};
 use crate::lexio::Lexio;
 use crate::lexio::bots::by_name;
@@ -103,13 +103,18 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), ToolError> {
     let seats = vec![bot.as_ref(); players.count()];
     let start = Instant::now();
     let progress = Progress::new(args.rounds, "rounds");
-    let actions: Result<Vec<usize>, String> = (0..args.rounds)
+    let actions: Result<Vec<usize>, BrokenRun> = (0..args.rounds)
         .into_par_iter()
         .map(|i| {
             let seed = round_seed(args.seed, i as u32) ^ i;
             let actions = play_round(players, deal(players, seed), 1, [0; 5], seed, &seats)
                 .map(|r| r.actions)
-                .map_err(|e| format!("round {i} (deal seed {seed}): {e}"));
+                .map_err(|e| BrokenRun {
+                    unit: "round",
+                    index: i,
+                    seed: Some(("deal seed", seed)),
+                    reason: e.to_string(),
+                });
             progress.advance(1);
             actions
         })

@@ -2,6 +2,7 @@
 //! that cannot use server reflection (grpcurl `-protoset`, ghz `--protoset`, Envoy's
 //! gRPC-JSON transcoder, Postman, code generators that read descriptors).
 
+use super::WriteError;
 use crate::pb;
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,14 +17,19 @@ pub struct DescriptorArgs {
 
 /// Writes the descriptor set compiled into the binary: every file of
 /// `proto/climbot/v1/` with its comments (source info), as served by reflection.
-pub fn descriptor(args: &DescriptorArgs) -> Result<(), String> {
+pub fn descriptor(args: &DescriptorArgs) -> Result<(), WriteError> {
     if args.out.as_os_str() == "-" {
         return std::io::stdout()
             .write_all(pb::FILE_DESCRIPTOR_SET)
-            .map_err(|e| format!("standard output: {e}"));
+            .map_err(|e| WriteError {
+                target: "standard output".to_string(),
+                reason: e.to_string(),
+            });
     }
-    std::fs::write(&args.out, pb::FILE_DESCRIPTOR_SET)
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::write(&args.out, pb::FILE_DESCRIPTOR_SET).map_err(|e| WriteError {
+        target: args.out.display().to_string(),
+        reason: e.to_string(),
+    })?;
     eprintln!(
         "wrote {} ({} bytes): the FileDescriptorSet of climbot.v1",
         args.out.display(),

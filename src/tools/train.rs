@@ -8,9 +8,10 @@
 //! printed after every epoch, and the weights written where `--out` says. The same
 //! command gives the same weights, bit for bit.
 
+use crate::arena::ArenaError;
 use crate::arena::ArenaGame;
-use crate::arena::cli::{GameName, RulesName};
-use crate::game::Policy;
+use crate::arena::cli::{RulesName, game_parser};
+use crate::game::{GameKind, Policy};
 use crate::tools::ToolError;
 use crate::tools::progress::Progress;
 use climbot_core::bot::StableHasher;
@@ -23,8 +24,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct TrainArgs {
     /// The game.
-    #[arg(long, value_enum)]
-    pub game: GameName,
+    #[arg(long, value_parser = game_parser())]
+    pub game: GameKind,
     /// Daifugo only: the rule preset whose policy is trained (default: house).
     #[arg(long, value_enum)]
     pub rules: Option<RulesName>,
@@ -68,7 +69,7 @@ pub fn train(args: &TrainArgs) -> Result<(), ToolError> {
             "--matches: at least 10, so that one match in ten can be held out",
         ));
     }
-    if args.rules.is_some() && args.game != GameName::Daifugo {
+    if args.rules.is_some() && args.game != GameKind::Daifugo {
         return Err(ToolError::usage("--rules: only Daifugo has rule presets"));
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -76,9 +77,9 @@ pub fn train(args: &TrainArgs) -> Result<(), ToolError> {
         .build()
         .map_err(|e| ToolError::Failed(format!("cannot start the worker threads: {e}")))?;
     pool.install(|| match args.game {
-        GameName::Lexio => run::<crate::lexio::Lexio>(args, &(), &[3, 4, 5]),
-        GameName::Dalmuti => run::<crate::dalmuti::Dalmuti>(args, &(), &[4, 5, 6, 7, 8]),
-        GameName::Daifugo => {
+        GameKind::Lexio => run::<crate::lexio::Lexio>(args, &(), &[3, 4, 5]),
+        GameKind::Dalmuti => run::<crate::dalmuti::Dalmuti>(args, &(), &[4, 5, 6, 7, 8]),
+        GameKind::Daifugo => {
             let rules = match args.rules.unwrap_or(RulesName::House) {
                 RulesName::House => crate::daifugo::rules::RuleSet::house(),
                 RulesName::Uecda => crate::daifugo::rules::RuleSet::uecda(),
@@ -99,7 +100,7 @@ fn run<G: ArenaGame + Learnable>(
         args.players.iter().map(|&p| p as usize).collect()
     };
     for &p in &players {
-        G::check_players(p).map_err(ToolError::Usage)?;
+        G::check_players(p).map_err(ToolError::usage_of)?;
     }
     let teacher = G::bot(&args.teacher)
         .map_err(|e| ToolError::usage(format!("--teacher: {e} ({})", G::BOT_NAMES)))?;
@@ -116,7 +117,7 @@ fn run<G: ArenaGame + Learnable>(
             progress.advance(1);
             result.map(|_| (i, recorder.into_records()))
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, ArenaError>>()?;
     played.sort_by_key(|(i, _)| *i);
     let (mut train, mut held_out) = (Records::new(), Records::new());
     for (i, records) in &played {

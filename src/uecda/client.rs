@@ -2,6 +2,7 @@
 //! messages and asks a climbot policy (in-process, or a climbot server with `--via`).
 
 use super::codec::{self, PLAYERS};
+use super::error::{LevelError, UecdaError, io_error};
 use super::tracker::{Seen, Tracker};
 use crate::arena::remote::{Remote, RemoteBot};
 use crate::bot::{DecisionContext, Difficulty, StableHasher};
@@ -122,23 +123,24 @@ enum Decider {
 }
 
 impl Decider {
-    fn new(args: &PlayArgs) -> Result<Decider, String> {
+    fn new(args: &PlayArgs) -> Result<Decider, UecdaError> {
         match &args.via {
             Some(url) => {
                 let difficulty = Difficulty::ALL
                     .into_iter()
                     .find(|d| d.name() == args.level)
-                    .ok_or_else(|| {
-                        format!(
-                            "--level {}: --via serves easy, normal, hard, expert",
-                            args.level
-                        )
+                    .ok_or_else(|| UecdaError::Level {
+                        level: args.level.clone(),
+                        reason: "--via serves easy, normal, hard, expert".to_string(),
                     })?;
                 Ok(Decider::Remote(Box::new(Remote::connect(url)?), difficulty))
             }
             None => Daifugo::bot(&args.level)
                 .map(Decider::Local)
-                .map_err(|e| format!("--level {}: {e} ({})", args.level, Daifugo::BOT_NAMES)),
+                .map_err(|e| UecdaError::Level {
+                    level: args.level.clone(),
+                    reason: format!("{e} ({})", Daifugo::BOT_NAMES),
+                }),
         }
     }
 
@@ -167,22 +169,22 @@ impl Decider {
 
 /// `--level` at parse time, so an unknown bot is a usage error (exit 64) like every
 /// other bad flag.
-fn parse_level(text: &str) -> Result<String, String> {
+fn parse_level(text: &str) -> Result<String, LevelError> {
     Daifugo::bot(text)
         .map(|_| text.to_owned())
-        .map_err(|e| format!("{e} ({})", Daifugo::BOT_NAMES))
-}
-
-fn io_error(what: &str) -> impl Fn(std::io::Error) -> String + '_ {
-    move |e| format!("{what}: {e}")
+        .map_err(|e| LevelError {
+            reason: format!("{e} ({})", Daifugo::BOT_NAMES),
+        })
 }
 
 /// Plays a match as one client and returns what it saw.
-pub fn run(args: &PlayArgs) -> Result<ClientReport, String> {
+pub fn run(args: &PlayArgs) -> Result<ClientReport, UecdaError> {
     let decider = Decider::new(args)?;
     let budget = args.budget_ms.map(Duration::from_millis);
-    let stream = TcpStream::connect(&args.server)
-        .map_err(|e| format!("cannot connect to {}: {e}", args.server))?;
+    let stream = TcpStream::connect(&args.server).map_err(|e| UecdaError::Connect {
+        server: args.server.to_string(),
+        reason: e.to_string(),
+    })?;
     stream.set_nodelay(true).map_err(io_error("TCP_NODELAY"))?;
     let mut reader = BufReader::new(stream.try_clone().map_err(io_error("socket"))?);
     let mut writer = BufWriter::new(stream);
@@ -190,7 +192,7 @@ pub fn run(args: &PlayArgs) -> Result<ClientReport, String> {
         .map_err(io_error("handshake"))?;
     let me = codec::read_int(&mut reader).map_err(io_error("player number"))?;
     if !(0..PLAYERS as i32).contains(&me) {
-        return Err(format!("the server gave player number {me}"));
+        return Err(UecdaError::PlayerNumber(me));
     }
     let me = me as usize;
     if !args.quiet {
@@ -299,7 +301,7 @@ pub fn run(args: &PlayArgs) -> Result<ClientReport, String> {
                     report.places.push(tracker.provisional_places());
                     break 'games;
                 }
-                other => return Err(format!("unknown game state {other}")),
+                other => return Err(UecdaError::GameState(other)),
             }
         }
     }
@@ -316,14 +318,14 @@ fn decision_seed(seed: u64, game: u32, view: &DaifugoView) -> u64 {
 }
 
 /// `climbot uecda play`: plays, then prints the results table.
-pub fn play(args: &PlayArgs) -> Result<(), String> {
+pub fn play(args: &PlayArgs) -> Result<(), UecdaError> {
     let report = run(args)?;
     println!("{}", report.table());
     if report.rejected > 0 || report.view_errors > 0 {
-        return Err(format!(
-            "{} rejected plays and {} view errors",
-            report.rejected, report.view_errors
-        ));
+        return Err(UecdaError::Refusals {
+            rejected: report.rejected,
+            view_errors: report.view_errors,
+        });
     }
     Ok(())
 }

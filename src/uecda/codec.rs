@@ -10,6 +10,7 @@
 //! table with no card. Row 5 carries the flags and row 6 the card counts, classes and
 //! seating (see [`Status`]).
 
+use super::TableError;
 use crate::daifugo::cards::{Card, CardSet, RANKS, Suit};
 use crate::daifugo::plays::{Declaration, POSITION_ABOVE_2, POSITION_BELOW_3, Play, PlayKind};
 use std::io::{self, Read, Write};
@@ -133,7 +134,7 @@ pub fn hand_table(hand: CardSet) -> Table {
 
 /// The cards of a hand table (rows 0-4): every 1 at a card cell and the joker for any
 /// 2. Errors name the cell at fault.
-pub fn hand_cards(table: &Table) -> Result<CardSet, String> {
+pub fn hand_cards(table: &Table) -> Result<CardSet, TableError> {
     let mut cards = CardSet::EMPTY;
     let mut jokers = 0;
     for (r, row) in table.iter().take(5).enumerate() {
@@ -142,18 +143,27 @@ pub fn hand_cards(table: &Table) -> Result<CardSet, String> {
                 0 => {}
                 1 => match card_at(r, c) {
                     Some(card) => cards.insert(card),
-                    None => return Err(format!("[{r}][{c}] = 1 is not a card cell")),
+                    None => return Err(TableError::NotACardCell { row: r, column: c }),
                 },
                 2 => {
                     jokers += 1;
                     cards.insert(Card::JOKER);
                 }
-                v => return Err(format!("[{r}][{c}] = {v}: cells hold 0, 1 or 2")),
+                v => {
+                    return Err(TableError::BadCell {
+                        row: r,
+                        column: c,
+                        value: v,
+                    });
+                }
             }
         }
     }
     if jokers > 1 {
-        return Err(format!("{jokers} jokers in one table"));
+        return Err(TableError::Jokers {
+            count: jokers,
+            what: "table",
+        });
     }
     Ok(cards)
 }
@@ -207,7 +217,7 @@ pub fn same_cards(a: &Table, b: &Table) -> bool {
 /// its cell: at column 0 or 14 of a card row, the imaginary card below the 3 or above
 /// the 2 of that suit; at row 4 of the column of four of a kind, the joker of a group of
 /// five. Whether the rules know those plays is the referee's question.
-pub fn decode_play(table: &Table) -> Result<Option<Play>, String> {
+pub fn decode_play(table: &Table) -> Result<Option<Play>, TableError> {
     let mut naturals = CardSet::EMPTY;
     let mut jokers: Vec<(usize, usize)> = Vec::new();
     for (r, row) in table.iter().take(5).enumerate() {
@@ -216,15 +226,24 @@ pub fn decode_play(table: &Table) -> Result<Option<Play>, String> {
                 0 => {}
                 1 => match card_at(r, c) {
                     Some(card) => naturals.insert(card),
-                    None => return Err(format!("[{r}][{c}] = 1 is not a card cell")),
+                    None => return Err(TableError::NotACardCell { row: r, column: c }),
                 },
                 2 => jokers.push((r, c)),
-                v => return Err(format!("[{r}][{c}] = {v}: cells hold 0, 1 or 2")),
+                v => {
+                    return Err(TableError::BadCell {
+                        row: r,
+                        column: c,
+                        value: v,
+                    });
+                }
             }
         }
     }
     if jokers.len() > 1 {
-        return Err(format!("{} jokers in one play", jokers.len()));
+        return Err(TableError::Jokers {
+            count: jokers.len(),
+            what: "play",
+        });
     }
     if naturals.is_empty() {
         return Ok(jokers.first().map(|_| Play::lone_joker(Card::JOKER)));
@@ -246,7 +265,7 @@ pub fn decode_play(table: &Table) -> Result<Option<Play>, String> {
         Some(&(r, c)) => {
             let suit = Suit::from_index(r as u8);
             let declaration = match (r, c as u8) {
-                (4.., _) => return Err(format!("joker at [{r}][{c}]: not a card cell")),
+                (4.., _) => return Err(TableError::JokerOffCard { row: r, column: c }),
                 (_, POSITION_BELOW_3) => Declaration::BelowThree(suit),
                 (_, POSITION_ABOVE_2) => Declaration::AboveTwo(suit),
                 _ => Declaration::Card(card_at(r, c).expect("a card cell")),
@@ -266,7 +285,7 @@ pub fn decode_play(table: &Table) -> Result<Option<Play>, String> {
     };
     Play::with_declarations(kind, cards, &declared)
         .map(Some)
-        .map_err(|e| e.reason)
+        .map_err(|e| TableError::NoPlay(e.reason))
 }
 
 /// Row 5 and row 6 of a table: the flags and the public counts.
@@ -409,7 +428,7 @@ mod tests {
         assert_eq!(hand_cards(&table).unwrap(), hand);
         let mut bad = table;
         bad[0][0] = 1;
-        assert!(hand_cards(&bad).unwrap_err().contains("[0][0]"));
+        assert!(hand_cards(&bad).unwrap_err().to_string().contains("[0][0]"));
         bad = table;
         bad[2][2] = 3;
         assert!(hand_cards(&bad).is_err());

@@ -7,9 +7,14 @@
 
 pub mod client;
 pub mod codec;
+mod error;
 pub mod record;
 pub mod server;
 pub mod tracker;
+
+use crate::tools::ToolError;
+
+pub use error::{LevelError, TableError, TrackerError, UecdaError};
 
 /// `climbot uecda`.
 #[derive(clap::Subcommand, Debug)]
@@ -23,10 +28,10 @@ pub enum UecdaCommand {
 }
 
 /// Runs a `climbot uecda` subcommand.
-pub fn run(command: &UecdaCommand) -> Result<(), String> {
+pub fn run(command: &UecdaCommand) -> Result<(), ToolError> {
     match command {
-        UecdaCommand::Play(args) => client::play(args),
-        UecdaCommand::Serve(args) => server::serve(args),
-        UecdaCommand::CheckRecord(args) => record::check_record(args),
+        UecdaCommand::Play(args) => Ok(client::play(args)?),
+        UecdaCommand::Serve(args) => Ok(server::serve(args)?),
+        UecdaCommand::CheckRecord(args) => Ok(record::check_record(args)?),
     }
 }

@@ -15,6 +15,7 @@
 //! server (`super::record`), one game at a time.
 
 use super::codec::{self, PLAYERS, Status, Table};
+use super::error::{UecdaError, io_error};
 use super::record::{self, RecordedGame};
 use super::tracker::class_of_title;
 use crate::bot::{StableHasher, shuffle, uniform_below};
@@ -167,32 +168,30 @@ struct Client {
 }
 
 impl Client {
-    fn send_table(&mut self, table: &Table) -> Result<(), String> {
-        codec::write_table(&mut self.writer, table).map_err(|e| format!("send: {e}"))
+    fn send_table(&mut self, table: &Table) -> Result<(), UecdaError> {
+        codec::write_table(&mut self.writer, table).map_err(io_error("send"))
     }
-    fn send_int(&mut self, value: i32) -> Result<(), String> {
-        codec::write_int(&mut self.writer, value).map_err(|e| format!("send: {e}"))
+    fn send_int(&mut self, value: i32) -> Result<(), UecdaError> {
+        codec::write_int(&mut self.writer, value).map_err(io_error("send"))
     }
-    fn read_table(&mut self) -> Result<Table, String> {
-        codec::read_table(&mut self.reader).map_err(|e| format!("receive: {e}"))
+    fn read_table(&mut self) -> Result<Table, UecdaError> {
+        codec::read_table(&mut self.reader).map_err(io_error("receive"))
     }
 }
 
 /// Waits for 5 clients on `listener`, then plays the match.
-pub fn run(listener: &TcpListener, args: &ServeArgs) -> Result<ServerReport, String> {
+pub fn run(listener: &TcpListener, args: &ServeArgs) -> Result<ServerReport, UecdaError> {
     let mut clients = Vec::with_capacity(PLAYERS);
     let mut names = Vec::with_capacity(PLAYERS);
     let timeout = Some(Duration::from_secs(args.timeout_s.max(1)));
     while clients.len() < PLAYERS {
-        let (stream, addr) = listener.accept().map_err(|e| format!("accept: {e}"))?;
-        stream
-            .set_nodelay(true)
-            .map_err(|e| format!("TCP_NODELAY: {e}"))?;
+        let (stream, addr) = listener.accept().map_err(io_error("accept"))?;
+        stream.set_nodelay(true).map_err(io_error("TCP_NODELAY"))?;
         stream
             .set_read_timeout(timeout)
-            .map_err(|e| format!("timeout: {e}"))?;
+            .map_err(io_error("timeout"))?;
         let mut client = Client {
-            reader: BufReader::new(stream.try_clone().map_err(|e| format!("socket: {e}"))?),
+            reader: BufReader::new(stream.try_clone().map_err(io_error("socket"))?),
             writer: BufWriter::new(stream),
         };
         let hello = client.read_table()?;
@@ -211,10 +210,12 @@ pub fn run(listener: &TcpListener, args: &ServeArgs) -> Result<ServerReport, Str
     }
     let mut record_file = match &args.record {
         Some(path) => {
-            let mut file = std::fs::File::create(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            let mut file = std::fs::File::create(path).map_err(|e| UecdaError::Create {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            })?;
             file.write_all(record::header(&names).as_bytes())
-                .map_err(|e| format!("record: {e}"))?;
+                .map_err(io_error("record"))?;
             Some(file)
         }
         None => None,
@@ -266,7 +267,7 @@ pub fn run(listener: &TcpListener, args: &ServeArgs) -> Result<ServerReport, Str
         if let Some(file) = record_file.as_mut() {
             file.write_all(game_record.to_text().as_bytes())
                 .and_then(|()| file.flush())
-                .map_err(|e| format!("record: {e}"))?;
+                .map_err(io_error("record"))?;
         }
         report.accepted_plays += plays;
         report.places.push(places);
@@ -353,19 +354,20 @@ fn play_game(
     dealt: &[CardSet; PLAYERS],
     last_game: bool,
     rejected: &mut [usize],
-) -> Result<(Vec<usize>, bool, usize, RecordedGame), String> {
+) -> Result<(Vec<usize>, bool, usize, RecordedGame), UecdaError> {
     let seat_of = |p: usize| seats.iter().position(|&x| x == p).expect("seated");
-    let mut referee = Referee::new(RuleSet::uecda(), PLAYERS).map_err(|e| e.to_string())?;
+    let mut referee =
+        Referee::new(RuleSet::uecda(), PLAYERS).map_err(|e| UecdaError::Referee(e.to_string()))?;
     if let Some(t) = titles {
         let by_seat: Vec<Title> = seats.iter().map(|&p| t[p]).collect();
         referee
             .set_titles_for_next_game(by_seat, 1)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| UecdaError::Referee(e.to_string()))?;
     }
     let hands: Vec<CardSet> = seats.iter().map(|&p| dealt[p]).collect();
     referee
         .start_game_with_hands(hands)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| UecdaError::Referee(e.to_string()))?;
 
     // The deal: the daifugo and fugo see their hands with the tribute and how many
     // cards to give back; the others see the hands they were dealt.
@@ -411,7 +413,7 @@ fn play_game(
         };
         referee
             .apply(seat, &DaifugoDecision::Exchange(cards))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| UecdaError::Referee(e.to_string()))?;
         changed[player] = cards;
     }
     let original: [CardSet; PLAYERS] = std::array::from_fn(|p| referee.hands()[seat_of(p)]);
@@ -454,7 +456,7 @@ fn play_game(
             rejected[actor] += 1;
             referee
                 .apply(seat, &DaifugoDecision::Pass)
-                .map_err(|e| format!("a rejected submission cannot pass: {e}"))?;
+                .map_err(|e| UecdaError::ForcedPass(e.to_string()))?;
         }
         clients[actor].send_int(if accepted {
             codec::ACCEPTED
@@ -525,13 +527,18 @@ fn play_game(
 }
 
 /// `climbot uecda serve`: listens, plays the match, prints the results table.
-pub fn serve(args: &ServeArgs) -> Result<(), String> {
-    let listener = TcpListener::bind((args.host.as_str(), args.port))
-        .map_err(|e| format!("cannot listen on {}:{}: {e}", args.host, args.port))?;
+pub fn serve(args: &ServeArgs) -> Result<(), UecdaError> {
+    let listener =
+        TcpListener::bind((args.host.as_str(), args.port)).map_err(|e| UecdaError::Listen {
+            addr: format!("{}:{}", args.host, args.port),
+            reason: e.to_string(),
+        })?;
     if !args.quiet {
         eprintln!(
             "climbot uecda: listening on {}",
-            listener.local_addr().map_err(|e| e.to_string())?
+            listener
+                .local_addr()
+                .map_err(|e| UecdaError::LocalAddress(e.to_string()))?
         );
     }
     let report = run(&listener, args)?;

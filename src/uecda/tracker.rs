@@ -7,6 +7,7 @@
 //! shows the empty-table flag (an 8-cut, ♠3 on the joker, or every active player
 //! passed) or when every active player has passed.
 
+use super::TrackerError;
 use super::codec::{self, PLAYERS, Status, Table};
 use crate::daifugo::cards::{Card, CardSet};
 use crate::daifugo::plays::Play;
@@ -118,7 +119,7 @@ impl Tracker {
 
     /// The deal message that starts a game: the hand (after the tribute for the daifugo
     /// and fugo), the classes and the seats. Returns how many cards to give back.
-    pub fn on_deal(&mut self, table: &Table) -> Result<u32, String> {
+    pub fn on_deal(&mut self, table: &Table) -> Result<u32, TrackerError> {
         let status = Status::read(table);
         self.titles = if status.has_classes() {
             // A client joining in the middle of a block still sees an exchange game.
@@ -164,7 +165,7 @@ impl Tracker {
 
     /// The message every player gets before a turn: the hand and the public state.
     /// Returns whether this client is to act.
-    pub fn on_turn(&mut self, table: &Table) -> Result<bool, String> {
+    pub fn on_turn(&mut self, table: &Table) -> Result<bool, TrackerError> {
         let status = Status::read(table);
         check_seats(&status)?;
         self.hand = codec::hand_cards(table)?;
@@ -172,7 +173,7 @@ impl Tracker {
             self.clear();
         }
         if !status.empty_table && self.table.is_none() {
-            return Err("the server shows a table this client never saw played".into());
+            return Err(TrackerError::UnseenTable);
         }
         if status.jack_back {
             self.warnings
@@ -185,11 +186,11 @@ impl Tracker {
 
     /// The message after a turn: the table as the server accepted it. Returns what the
     /// acting player did.
-    pub fn on_stage(&mut self, table: &Table) -> Result<Seen, String> {
+    pub fn on_stage(&mut self, table: &Table) -> Result<Seen, TrackerError> {
         let status = Status::read(table);
         let actor = self.status.to_act;
         if !(0..PLAYERS as i32).contains(&actor) {
-            return Err(format!("player to act {actor} out of range"));
+            return Err(TrackerError::Actor(actor));
         }
         let actor = actor as usize;
         if status.to_act != actor as i32 {
@@ -203,11 +204,10 @@ impl Tracker {
             self.log.push((actor, None));
             Seen::Passed(actor)
         } else {
-            let play =
-                codec::decode_play(table)?.ok_or("a play with no cards differs from the table")?;
+            let play = codec::decode_play(table)?.ok_or(TrackerError::EmptyPlay)?;
             let cards = play.cards();
             if !cards.is_disjoint(self.played) {
-                return Err(format!("{play:?} repeats a card played earlier"));
+                return Err(TrackerError::RepeatedCard(format!("{play:?}")));
             }
             self.played = self.played.union(cards);
             self.log.push((actor, Some(cards)));
@@ -360,16 +360,13 @@ impl Tracker {
     }
 }
 
-fn check_seats(status: &Status) -> Result<(), String> {
+fn check_seats(status: &Status) -> Result<(), TrackerError> {
     let mut seen = [false; PLAYERS];
     for &p in &status.seats {
         match seen.get_mut(p) {
             Some(s) if !*s => *s = true,
             _ => {
-                return Err(format!(
-                    "row 6 seats {:?} are not a permutation",
-                    status.seats
-                ));
+                return Err(TrackerError::Seats(status.seats.to_vec()));
             }
         }
     }

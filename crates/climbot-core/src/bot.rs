@@ -3,7 +3,10 @@
 //!
 //! A policy never reads a clock. The service (or the arena) hands it a stop check that
 //! turns true when the budget is spent, and where the budget's length is known, the share
-//! of it spent; an anytime search polls them and returns its best answer so far.
+//! of it spent; an anytime search polls them and returns its best answer so far. A bot
+//! with a time budget of its own (the arena's `expert/budget_ms=N`) takes it from the
+//! context too ([`DecisionContext::own_budget`], [`DecisionContext::within`]), so the
+//! context's budget check stays the only clock a decision sees.
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -49,8 +52,31 @@ pub struct DecisionContext<'a> {
     rng: ChaCha8Rng,
     should_stop: &'a (dyn Fn() -> bool + Sync),
     budget_spent: Option<&'a (dyn Fn() -> f64 + Sync)>,
+    own_budget: Option<OwnBudget>,
     max_iterations: Option<u64>,
     work: Work,
+}
+
+/// A time budget of a decision's own, on top of its caller's (the arena's
+/// `expert/budget_ms=N`, for calibrating playout counts on a machine): taken with
+/// [`DecisionContext::own_budget`] and applied with [`DecisionContext::within`], so
+/// that the context's budget check stays the only clock a decision sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OwnBudget {
+    start: std::time::Instant,
+    end: std::time::Instant,
+}
+
+impl OwnBudget {
+    /// True once the budget has ended.
+    fn is_over(&self) -> bool {
+        std::time::Instant::now() >= self.end
+    }
+
+    /// The share of the budget spent.
+    fn spent(&self) -> f64 {
+        budget_share(self.start, self.end)
+    }
 }
 
 /// The share of a budget from `start` to `end` spent by now: what a caller hands to
@@ -85,6 +111,7 @@ impl<'a> DecisionContext<'a> {
             rng: ChaCha8Rng::seed_from_u64(seed),
             should_stop,
             budget_spent: None,
+            own_budget: None,
             max_iterations: None,
             work: Work::default(),
         }
@@ -98,9 +125,38 @@ impl<'a> DecisionContext<'a> {
         self
     }
 
-    /// The share of the budget spent so far, if the budget's length is known.
+    /// The share of the budget spent so far, if the budget's length is known: within
+    /// an own budget ([`DecisionContext::within`]), the caller's or the own one,
+    /// whichever is further along.
     pub fn budget_spent(&self) -> Option<f64> {
-        self.budget_spent.map(|spent| spent())
+        let caller = self.budget_spent.map(|spent| spent());
+        let own = self.own_budget.map(|b| b.spent());
+        match (caller, own) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// An own budget of `length` from now, for [`DecisionContext::within`].
+    pub fn own_budget(&self, length: std::time::Duration) -> OwnBudget {
+        let start = std::time::Instant::now();
+        OwnBudget {
+            start,
+            end: start + length,
+        }
+    }
+
+    /// Runs `f` with `budget` (when given) on top of the caller's: inside, the stop
+    /// check also turns true when it ends, and [`DecisionContext::budget_spent`]
+    /// counts it.
+    pub fn within<T>(&mut self, budget: Option<OwnBudget>, f: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = self.own_budget;
+        if budget.is_some() {
+            self.own_budget = budget;
+        }
+        let out = f(self);
+        self.own_budget = outer;
+        out
     }
 
     /// The same context with a search limited to exactly `max_iterations` iterations
@@ -132,6 +188,7 @@ impl<'a> DecisionContext<'a> {
             rng: ChaCha8Rng::seed_from_u64(seed),
             should_stop: &never_stop,
             budget_spent: None,
+            own_budget: None,
             max_iterations: None,
             work: Work::default(),
         }
@@ -143,9 +200,10 @@ impl<'a> DecisionContext<'a> {
         self.seed
     }
 
-    /// True once the budget is spent: an anytime search returns what it has.
+    /// True once the budget is spent (within an own budget, also once that one is):
+    /// an anytime search returns what it has.
     pub fn should_stop(&self) -> bool {
-        (self.should_stop)()
+        self.own_budget.is_some_and(|b| b.is_over()) || (self.should_stop)()
     }
 
     /// The decision's random generator; every random draw comes from here.
@@ -283,6 +341,33 @@ pub fn shuffle<T, R: Rng + ?Sized>(rng: &mut R, items: &mut [T]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_own_budget_holds_only_within_and_joins_the_callers() {
+        let spent = || 0.25;
+        let never = || false;
+        let mut ctx = DecisionContext::new(1, &never).with_budget_spent(&spent);
+        let ended = ctx.own_budget(std::time::Duration::ZERO);
+        assert!(!ctx.should_stop());
+        ctx.within(Some(ended), |ctx| {
+            assert!(ctx.should_stop());
+            assert_eq!(ctx.budget_spent(), Some(1.0));
+        });
+        assert!(!ctx.should_stop());
+        assert_eq!(ctx.budget_spent(), Some(0.25));
+        let long = ctx.own_budget(std::time::Duration::from_secs(3600));
+        ctx.within(Some(long), |ctx| {
+            assert!(!ctx.should_stop());
+            assert_eq!(ctx.budget_spent(), Some(0.25));
+        });
+        ctx.within(None, |ctx| assert_eq!(ctx.budget_spent(), Some(0.25)));
+        let mut unbounded = DecisionContext::unbounded(1);
+        assert_eq!(unbounded.budget_spent(), None);
+        let long = unbounded.own_budget(std::time::Duration::from_secs(3600));
+        unbounded.within(Some(long), |ctx| {
+            assert!(ctx.budget_spent().is_some_and(|s| s < 0.5));
+        });
+    }
 
     #[test]
     fn uniform_below_stays_in_range_and_is_reproducible() {

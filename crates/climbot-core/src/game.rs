@@ -15,6 +15,73 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::Rng;
 use std::fmt::Debug;
 
+/// The games climbot knows, by one identifier: the service's seeds, metrics and logs,
+/// the arena and the ladder (`--game`), the playground's tables and the tools all name
+/// a game with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Lexio.
+    Lexio,
+    /// The Great Dalmuti.
+    Dalmuti,
+    /// Daifugo.
+    Daifugo,
+}
+
+impl GameKind {
+    /// Every game, in the order help texts list them.
+    pub const ALL: [GameKind; 3] = [GameKind::Lexio, GameKind::Dalmuti, GameKind::Daifugo];
+
+    /// The lower-case name used in seeds, metrics, logs, command lines and the
+    /// playground's API.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Lexio => "lexio",
+            GameKind::Dalmuti => "dalmuti",
+            GameKind::Daifugo => "daifugo",
+        }
+    }
+
+    /// The game's title as messages print it.
+    pub const fn title(self) -> &'static str {
+        match self {
+            GameKind::Lexio => "Lexio",
+            GameKind::Dalmuti => "The Great Dalmuti",
+            GameKind::Daifugo => "Daifugo",
+        }
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no game's (see [`GameKind::name`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame(pub String);
+
+impl std::fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} is no game (lexio, dalmuti or daifugo)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
+impl std::str::FromStr for GameKind {
+    type Err = UnknownGame;
+
+    /// The game named `name` exactly (lower case).
+    fn from_str(name: &str) -> Result<GameKind, UnknownGame> {
+        GameKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .ok_or_else(|| UnknownGame(name.to_string()))
+    }
+}
+
 /// One climbing game: its seat view, its decisions and the bots that serve it.
 pub trait Game: Sized + Send + Sync + 'static {
     /// The game's lower-case name, as used in seeds, metrics, logs and the arena.
@@ -185,4 +252,26 @@ pub fn random_action<G: Simulation>(
     G::to_act(position)?;
     G::legal_actions(position, buffer);
     (!buffer.is_empty()).then(|| buffer[uniform_below(rng, buffer.len())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_game_is_named_by_its_kind() {
+        assert_eq!(crate::lexio::Lexio::NAME, GameKind::Lexio.name());
+        assert_eq!(crate::dalmuti::Dalmuti::NAME, GameKind::Dalmuti.name());
+        assert_eq!(crate::daifugo::Daifugo::NAME, GameKind::Daifugo.name());
+        for kind in GameKind::ALL {
+            assert_eq!(kind.name().parse::<GameKind>(), Ok(kind));
+            assert_eq!(kind.to_string(), kind.name());
+        }
+        let unknown = "chess".parse::<GameKind>().unwrap_err();
+        assert_eq!(
+            unknown.to_string(),
+            "\"chess\" is no game (lexio, dalmuti or daifugo)"
+        );
+        assert!("Lexio".parse::<GameKind>().is_err());
+    }
 }

@@ -47,3 +47,4 @@ pub mod learn;
 pub mod lexio;
 pub mod search;
 pub mod stats;
+pub mod view_error;

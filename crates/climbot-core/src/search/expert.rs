@@ -276,8 +276,8 @@ impl<G: Learnable> ExpertBot<G> {
     ) -> Result<Searched<G::Decision>, Fallback<G::Decision>> {
         let limit = Limit {
             iterations: ctx.max_iterations().or(self.iterations),
-            budget: self.budget.map(super::OwnBudget::starting_now),
         };
+        let own_budget = self.budget.map(|length| ctx.own_budget(length));
         let knowledge = (!self.uniform_deals)
             .then(|| G::deal_weight(view))
             .flatten();
@@ -340,26 +340,29 @@ impl<G: Learnable> ExpertBot<G> {
                 )
         };
         let shortlist = shortlist.filter(|list| !list.is_empty());
-        match search::<G>(
-            view,
-            G::seat(view),
-            ctx,
-            &settings,
-            limit,
-            &Guide {
-                weight: &weight,
-                playout: match self.playout {
-                    PlayoutPolicy::Rule => &G::playout_action,
-                    PlayoutPolicy::Random => &random_playout::<G>,
-                    PlayoutPolicy::Learned { .. } => &learned,
+        let searched = ctx.within(own_budget, |ctx| {
+            search::<G>(
+                view,
+                G::seat(view),
+                ctx,
+                &settings,
+                limit,
+                &Guide {
+                    weight: &weight,
+                    playout: match self.playout {
+                        PlayoutPolicy::Rule => &G::playout_action,
+                        PlayoutPolicy::Random => &random_playout::<G>,
+                        PlayoutPolicy::Learned { .. } => &learned,
+                    },
+                    candidates: shortlist.as_deref(),
+                    inference: (inference.draws > 1 && inference.beta > 0.0).then_some(Inference {
+                        log_weight: &log_weight,
+                        draws: inference.draws,
+                    }),
                 },
-                candidates: shortlist.as_deref(),
-                inference: (inference.draws > 1 && inference.beta > 0.0).then_some(Inference {
-                    log_weight: &log_weight,
-                    draws: inference.draws,
-                }),
-            },
-        ) {
+            )
+        });
+        match searched {
             Ok(mut result) => {
                 ctx.record_iterations(result.iterations);
                 if let Some(anchor) = anchor {

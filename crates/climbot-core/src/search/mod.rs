@@ -32,7 +32,6 @@ mod tree;
 
 pub use expert::{DealInference, DealWeight, ExpertBot, PlayoutPolicy, Searchable};
 use rand_chacha::ChaCha8Rng;
-use std::time::Instant;
 pub use tree::TreeSettings;
 
 /// The search's tunable settings.
@@ -79,7 +78,8 @@ pub struct Candidate<D> {
     pub visits: u64,
     /// Its mean outcome in the game's primary unit (see [`Simulation::outcome`]).
     pub mean: f64,
-    /// The 95% interval of the mean (normal approximation), with at least two playouts.
+    /// The 95% interval of the mean (Student's t, [`crate::stats::mean_ci95`]), with at
+    /// least two playouts.
     pub ci95: Option<(f64, f64)>,
     /// Whether it was still in the race at the end.
     pub in_race: bool,
@@ -130,48 +130,11 @@ pub enum NoResult {
 pub struct Limit {
     /// Exactly this many playouts at most (the reproducible mode).
     pub iterations: Option<u64>,
-    /// A budget of the search's own, on top of the caller's (the arena's
-    /// `expert/budget_ms=N`, for calibrating playout counts on a machine).
-    pub budget: Option<OwnBudget>,
-}
-
-/// A time budget the search keeps itself (see [`Limit::budget`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OwnBudget {
-    start: Instant,
-    end: Instant,
-}
-
-impl OwnBudget {
-    /// A budget of `length` from now.
-    pub fn starting_now(length: std::time::Duration) -> Self {
-        let start = Instant::now();
-        OwnBudget {
-            start,
-            end: start + length,
-        }
-    }
-
-    /// The share of the budget spent.
-    fn spent(&self) -> f64 {
-        crate::bot::budget_share(self.start, self.end)
-    }
 }
 
 impl Limit {
     fn reached(&self, iterations: u64) -> bool {
         self.iterations.is_some_and(|l| iterations >= l)
-            || self.budget.is_some_and(|b| Instant::now() >= b.end)
-    }
-
-    /// The share of the time budget spent (the caller's or the search's own,
-    /// whichever is further along), if either has a known length.
-    fn budget_spent(&self, ctx: &DecisionContext<'_>) -> Option<f64> {
-        let own = self.budget.map(|b| b.spent());
-        match (ctx.budget_spent(), own) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        }
     }
 }
 
@@ -381,7 +344,7 @@ pub fn search<G: Simulation>(
                 }
             }
             Schedule::Time { phases, ended } => {
-                let spent = limit.budget_spent(ctx).unwrap_or(1.0);
+                let spent = ctx.budget_spent().unwrap_or(1.0);
                 if spent * f64::from(*phases) >= f64::from(*ended + 1) {
                     keep_better_half(&mut runners, &racing, sign);
                     *ended += 1;
@@ -456,7 +419,7 @@ impl Schedule {
             Schedule::Race
         } else if let Some(total) = limit.iterations {
             Schedule::Iterations(Halving::new(total, candidates))
-        } else if limit.budget_spent(ctx).is_some() {
+        } else if ctx.budget_spent().is_some() {
             Schedule::Time {
                 phases: halving_phases(candidates) as u32,
                 ended: 0,
@@ -565,13 +528,14 @@ fn variance(xs: &[f64]) -> f64 {
     xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() - 1) as f64
 }
 
+/// The 95% interval of the mean of `xs`, the one every interval the project prints
+/// comes from ([`crate::stats::mean_ci95`], Student's t), with at least two playouts.
 fn ci95(xs: &[f64]) -> Option<(f64, f64)> {
     if xs.len() < 2 {
         return None;
     }
-    let half = 1.96 * (variance(xs) / xs.len() as f64).sqrt();
-    let m = mean(xs);
-    Some((m - half, m + half))
+    let ci = crate::stats::mean_ci95(xs, (f64::NEG_INFINITY, f64::INFINITY));
+    Some((ci.lo, ci.hi))
 }
 
 #[cfg(test)]
@@ -680,7 +644,6 @@ mod tests {
                 &settings,
                 Limit {
                     iterations: Some(limit),
-                    budget: None,
                 },
                 &Guide {
                     weight: &|_| 1.0,
@@ -714,7 +677,6 @@ mod tests {
             &settings,
             Limit {
                 iterations: Some(37),
-                budget: None,
             },
             &Guide {
                 weight: &|_| 1.0,
@@ -743,7 +705,6 @@ mod tests {
                 &settings,
                 Limit {
                     iterations: Some(400),
-                    budget: None,
                 },
                 &Guide {
                     weight: &|_| 1.0,
@@ -780,23 +741,26 @@ mod tests {
             elimination_z: f64::INFINITY,
             ..Settings::default()
         };
-        let result = search::<Nim>(
-            &pile(6),
-            0,
-            &mut DecisionContext::unbounded(9),
-            &settings,
-            Limit {
-                iterations: None,
-                budget: Some(OwnBudget::starting_now(std::time::Duration::from_millis(5))),
-            },
-            &Guide {
-                weight: &|_| 1.0,
-                playout: &random_playout,
-                candidates: None,
-                inference: None,
-            },
-        )
-        .unwrap();
+        let mut ctx = DecisionContext::unbounded(9);
+        let budget = ctx.own_budget(std::time::Duration::from_millis(5));
+        let result = ctx
+            .within(Some(budget), |ctx| {
+                search::<Nim>(
+                    &pile(6),
+                    0,
+                    ctx,
+                    &settings,
+                    Limit::default(),
+                    &Guide {
+                        weight: &|_| 1.0,
+                        playout: &random_playout,
+                        candidates: None,
+                        inference: None,
+                    },
+                )
+            })
+            .unwrap();
+        assert!(!ctx.should_stop(), "the own budget ends with the search");
         assert!(result.iterations > 0);
     }
 
@@ -887,7 +851,6 @@ mod tests {
                 &settings,
                 Limit {
                     iterations: Some(10_000),
-                    budget: None,
                 },
                 &Guide {
                     weight: &|_| 1.0,
