@@ -60,7 +60,7 @@ pub struct PayloadsArgs {
 }
 
 /// Runs a `loadtest` subcommand.
-pub fn run(command: LoadtestCommand) -> Result<(), String> {
+pub fn run(command: LoadtestCommand) -> Result<(), LoadtestError> {
     match command {
         LoadtestCommand::Payloads(args) => {
             let written = write_payloads(&args.out, args.seed)?;
@@ -71,6 +71,63 @@ pub fn run(command: LoadtestCommand) -> Result<(), String> {
         }
     }
 }
+
+/// Why the kit's payloads could not be made or written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadtestError {
+    /// A seeded deal the kit plays refused a step.
+    Deal {
+        /// The game.
+        game: GameKind,
+        /// The deal's seed.
+        seed: u64,
+        /// Why.
+        reason: String,
+    },
+    /// The service's decoder refused a view the kit made.
+    Refused {
+        /// The game.
+        game: GameKind,
+        /// `lead` or `follow`.
+        kind: &'static str,
+        /// The decoder's error.
+        reason: String,
+    },
+    /// No deal of the range gave both a mid-game lead and a follow.
+    NoMidGame {
+        /// The game.
+        game: GameKind,
+        /// The first seed tried.
+        from: u64,
+        /// One past the last.
+        to: u64,
+    },
+    /// A payload file or folder could not be written.
+    Write {
+        /// The path (or the payload's name).
+        what: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for LoadtestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadtestError::Deal { game, seed, reason } => write!(f, "{game} deal {seed}: {reason}"),
+            LoadtestError::Refused { game, kind, reason } => {
+                write!(f, "{game} {kind} view refused: {reason}")
+            }
+            LoadtestError::NoMidGame { game, from, to } => write!(
+                f,
+                "no {game} deal in {from}..{to} gave both a mid-game lead and a follow"
+            ),
+            LoadtestError::Write { what, reason } => write!(f, "cannot write {what}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadtestError {}
 
 /// One named request to write.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,7 +178,7 @@ pub fn length_delimited(message: &[u8]) -> Vec<u8> {
 }
 
 /// Every payload for first deal `seed`: `(name, payload)`, names without extension.
-pub fn all_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String> {
+pub fn all_payloads(seed: u64) -> Result<Vec<(String, Payload)>, LoadtestError> {
     let mut payloads = select_play_payloads(seed)?;
     payloads.push((
         "health".to_string(),
@@ -140,7 +197,7 @@ pub fn all_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String> {
 
 /// SelectPlay payloads of every game at EASY, and at each other level the game serves
 /// with its budget: `<game>_<difficulty>_<kind>`, e.g. `lexio_easy_follow`.
-pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, String> {
+pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, LoadtestError> {
     let mut payloads = Vec::new();
     // One line per game: its views, and the levels it serves with their budgets.
     let easy = ("easy", pb::Difficulty::Easy, None);
@@ -209,14 +266,21 @@ impl MidGamePicker {
     }
 
     /// Both views, checked by the service's decoder, or `None` if one is missing.
-    fn finish(&self, game: GameKind) -> Result<Option<Vec<(&'static str, pb::GameView)>>, String> {
+    fn finish(
+        &self,
+        game: GameKind,
+    ) -> Result<Option<Vec<(&'static str, pb::GameView)>>, LoadtestError> {
         let (Some(follow), Some(lead)) = (&self.follow, &self.lead) else {
             return Ok(None);
         };
         let mut views = Vec::new();
         for (kind, view) in [("follow", follow), ("lead", lead)] {
             crate::service::game::decode(crate::service::game::WireView::Proto(Some(view.clone())))
-                .map_err(|e| format!("{game} {kind} view refused: {e:?}"))?;
+                .map_err(|e| LoadtestError::Refused {
+                    game,
+                    kind,
+                    reason: format!("{e:?}"),
+                })?;
             views.push((kind, view.clone()));
         }
         Ok(Some(views))
@@ -228,28 +292,33 @@ impl MidGamePicker {
 fn mid_game_views(
     game: GameKind,
     seed: u64,
-    mut play_deal: impl FnMut(u64, &mut MidGamePicker) -> Result<(), String>,
-) -> Result<Vec<(&'static str, pb::GameView)>, String> {
+    mut play_deal: impl FnMut(u64, &mut MidGamePicker) -> Result<(), Box<dyn std::error::Error>>,
+) -> Result<Vec<(&'static str, pb::GameView)>, LoadtestError> {
     let mut picker = MidGamePicker::default();
     for deal_seed in seed..seed.saturating_add(MAX_DEALS) {
-        play_deal(deal_seed, &mut picker).map_err(|e| format!("{game} deal {deal_seed}: {e}"))?;
+        play_deal(deal_seed, &mut picker).map_err(|e| LoadtestError::Deal {
+            game,
+            seed: deal_seed,
+            reason: e.to_string(),
+        })?;
         if let Some(views) = picker.finish(game)? {
             return Ok(views);
         }
     }
-    Err(format!(
-        "no {game} deal in {seed}..{} gave both a mid-game lead and a follow",
-        seed.saturating_add(MAX_DEALS)
-    ))
+    Err(LoadtestError::NoMidGame {
+        game,
+        from: seed,
+        to: seed.saturating_add(MAX_DEALS),
+    })
 }
 
 /// Two mid-game Lexio views (four players) from seeded easy rounds.
-pub fn lexio_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, String> {
+pub fn lexio_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, LoadtestError> {
     let players = PlayerCount::Four;
     mid_game_views(GameKind::Lexio, seed, |deal_seed, picker| {
         let mut round = Round::new(players, deal(players, deal_seed), 1, [0; 5]);
         for actions in 0.. {
-            let view = round.view().map_err(|e| e.to_string())?;
+            let view = round.view()?;
             picker.offer(
                 actions,
                 view.table().is_some(),
@@ -261,7 +330,7 @@ pub fn lexio_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Strin
                 },
             );
             let action = easy_action(players, view.hand(), view.table());
-            if picker.deal_done(actions) || round.apply(action).map_err(|e| e.to_string())? {
+            if picker.deal_done(actions) || round.apply(action)? {
                 break;
             }
         }
@@ -270,7 +339,7 @@ pub fn lexio_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Strin
 }
 
 /// Two mid-game Dalmuti views (six players, first hand) from seeded easy hands.
-pub fn dalmuti_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, String> {
+pub fn dalmuti_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, LoadtestError> {
     use crate::dalmuti::referee::{HandState, deal as deal_dalmuti};
     use crate::dalmuti::{Phase, legal_decisions};
     const PLAYERS: usize = 6;
@@ -289,7 +358,7 @@ pub fn dalmuti_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Str
             19,
         );
         for actions in 0.. {
-            let Some(view) = state.view().map_err(|e| e.to_string())? else {
+            let Some(view) = state.view()? else {
                 break;
             };
             if view.phase() == Phase::Play {
@@ -308,9 +377,7 @@ pub fn dalmuti_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Str
                 break;
             }
             let decision = easy.decide(&view, &mut DecisionContext::unbounded(deal_seed));
-            state
-                .apply(decision, easy.name())
-                .map_err(|e| e.to_string())?;
+            state.apply(decision, easy.name())?;
         }
         Ok(())
     })
@@ -318,19 +385,19 @@ pub fn dalmuti_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Str
 
 /// Two mid-game Daifugo views (four players, house rules, first game) from seeded easy
 /// games.
-pub fn daifugo_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, String> {
+pub fn daifugo_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, LoadtestError> {
     use crate::daifugo::referee::Referee;
     use crate::daifugo::rules::RuleSet;
     use crate::daifugo::view::Phase;
     use crate::daifugo::{bots, legal_decisions};
     mid_game_views(GameKind::Daifugo, seed, |deal_seed, picker| {
-        let mut referee = Referee::new(RuleSet::house(), 4).map_err(|e| e.to_string())?;
+        let mut referee = Referee::new(RuleSet::house(), 4)?;
         referee.start_game_seeded(deal_seed);
         for actions in 0.. {
             let Some(seat) = referee.to_act() else {
                 break;
             };
-            let view = referee.view(seat).map_err(|e| e.to_string())?;
+            let view = referee.view(seat)?;
             if view.phase() == Phase::Play {
                 picker.offer(
                     actions,
@@ -347,20 +414,29 @@ pub fn daifugo_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Str
                 break;
             }
             let decision = bots::easy::decide(&view);
-            referee.apply(seat, &decision).map_err(|e| e.to_string())?;
+            referee.apply(seat, &decision)?;
         }
         Ok(())
     })
 }
 
 /// Writes every payload into `dir` in its four shapes; returns the file names.
-pub fn write_payloads(dir: &Path, seed: u64) -> Result<Vec<String>, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+pub fn write_payloads(dir: &Path, seed: u64) -> Result<Vec<String>, LoadtestError> {
+    let write_error = |what: String| {
+        move |e: std::io::Error| LoadtestError::Write {
+            what,
+            reason: e.to_string(),
+        }
+    };
+    std::fs::create_dir_all(dir).map_err(write_error(dir.display().to_string()))?;
     let mut written = Vec::new();
     for (name, payload) in all_payloads(seed)? {
         let message = payload.encode();
         let json =
-            serde_json::to_string_pretty(&payload.to_json()).map_err(|e| format!("{name}: {e}"))?;
+            serde_json::to_string_pretty(&payload.to_json()).map_err(|e| LoadtestError::Write {
+                what: name.clone(),
+                reason: e.to_string(),
+            })?;
         for (file, bytes) in [
             (format!("{name}.bin"), message.clone()),
             (format!("{name}.ghz.bin"), length_delimited(&message)),
@@ -368,8 +444,7 @@ pub fn write_payloads(dir: &Path, seed: u64) -> Result<Vec<String>, String> {
             (format!("{name}.json"), format!("{json}\n").into_bytes()),
         ] {
             let path = dir.join(&file);
-            std::fs::write(&path, bytes)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            std::fs::write(&path, bytes).map_err(write_error(path.display().to_string()))?;
             written.push(file);
         }
     }

@@ -285,7 +285,7 @@ fn serve(args: &ServeArgs) -> ExitCode {
         Err(message) => {
             eprintln!(
                 "climbot: bad configuration: {message}{}",
-                from_environment(&message)
+                from_environment(&message.to_string())
             );
             return ExitCode::from(EXIT_USAGE);
         }

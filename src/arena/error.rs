@@ -32,7 +32,7 @@ pub enum ArenaError {
         /// The name as given.
         name: String,
         /// What is wrong with it.
-        reason: String,
+        reason: Box<climbot_core::bot::BotNameError>,
         /// The game and its bot names, listed after the reason when known.
         known: Option<(&'static str, &'static str)>,
     },

@@ -150,7 +150,7 @@ impl<G: ArenaGame> Runner<G> {
             .map_err(|reason| ArenaError::Bot {
                 flag: "--lineup",
                 name: name.to_string(),
-                reason,
+                reason: Box::new(reason),
                 known: None,
             })
     }
@@ -181,7 +181,7 @@ impl<G: ArenaGame> GameRunner for Runner<G> {
         G::bot(name).map(|_| ()).map_err(|reason| ArenaError::Bot {
             flag: "--lineup",
             name: name.to_string(),
-            reason,
+            reason: Box::new(reason),
             known: Some((G::NAME, G::BOT_NAMES)),
         })
     }

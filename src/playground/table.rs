@@ -394,8 +394,7 @@ impl<G: ArenaGame> Table for GameTable<G> {
                         G::seat(&pending.view)
                     )));
                 }
-                let wire = wire::decision_from_json(decision)
-                    .map_err(|e| ApiError::invalid("decision", e))?;
+                let wire = wire::decision_from_json(decision)?;
                 let game = wire
                     .game
                     .ok_or_else(|| ApiError::invalid("decision", "no game case is set"))?;

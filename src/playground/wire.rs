@@ -2,6 +2,7 @@
 //! canonical proto3 JSON (proto field names, enums by name), through the compiled
 //! descriptors, so that a page reads what a gRPC client reads.
 
+use super::error::ApiError;
 use crate::pb;
 use prost::Message;
 use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, SerializeOptions};
@@ -47,13 +48,15 @@ pub fn candidate_to_json(candidate: &pb::ExplainedCandidate) -> Value {
     to_json("climbot.v1.ExplainedCandidate", candidate)
 }
 
-/// A `climbot.v1.Decision` read from proto3 JSON; the reason when it is not one.
-pub fn decision_from_json(json: &Value) -> Result<pb::Decision, String> {
+/// A `climbot.v1.Decision` read from proto3 JSON; when it is not one, the request's
+/// `decision` field refused with the reason.
+pub fn decision_from_json(json: &Value) -> Result<pb::Decision, ApiError> {
+    let refused = |reason: String| ApiError::invalid("decision", reason);
     let message = DynamicMessage::deserialize(descriptor("climbot.v1.Decision"), json)
-        .map_err(|e| format!("not a climbot.v1.Decision in proto3 JSON: {e}"))?;
+        .map_err(|e| refused(format!("not a climbot.v1.Decision in proto3 JSON: {e}")))?;
     message
         .transcode_to::<pb::Decision>()
-        .map_err(|e| format!("not a climbot.v1.Decision: {e}"))
+        .map_err(|e| refused(format!("not a climbot.v1.Decision: {e}")))
 }
 
 /// A view without what only its seat may see (its hand and what it learnt in an
@@ -103,7 +106,11 @@ mod tests {
             json!({"lexio": {"play": {"tiles": "x"}}}),
         ] {
             let e = decision_from_json(&bad).unwrap_err();
-            assert!(e.starts_with("not a climbot.v1.Decision"), "{bad}: {e}");
+            assert_eq!(e.field.as_deref(), Some("decision"));
+            assert!(
+                e.message.starts_with("not a climbot.v1.Decision"),
+                "{bad}: {e:?}"
+            );
         }
     }
 

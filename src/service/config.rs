@@ -155,45 +155,45 @@ pub fn available_cpus() -> usize {
 }
 
 impl ServeArgs {
-    /// Checks the flags; the error is one line naming the flag.
-    pub fn to_config(&self) -> Result<Config, String> {
+    /// Checks the flags; the error names the flag.
+    pub fn to_config(&self) -> Result<Config, ConfigError> {
+        let out_of_range = |flag, range, value: u64| ConfigError::OutOfRange { flag, range, value };
         if self.max_budget_ms == 0 || self.max_budget_ms > 600_000 {
-            return Err(format!(
-                "--max-budget-ms must be in 1..=600000, got {}",
-                self.max_budget_ms
+            return Err(out_of_range(
+                "--max-budget-ms",
+                "in 1..=600000",
+                self.max_budget_ms,
             ));
         }
         if self.deadline_margin_ms > 10_000 {
-            return Err(format!(
-                "--deadline-margin-ms must be at most 10000, got {}",
-                self.deadline_margin_ms
+            return Err(out_of_range(
+                "--deadline-margin-ms",
+                "at most 10000",
+                self.deadline_margin_ms,
             ));
         }
         let decision_slots = match self.decision_slots {
-            Some(0) => return Err("--decision-slots must be at least 1".to_string()),
-            Some(n) if n > 4096 => {
-                return Err(format!("--decision-slots must be at most 4096, got {n}"));
+            Some(n) if n == 0 || n > 4096 => {
+                return Err(out_of_range("--decision-slots", "in 1..=4096", n as u64));
             }
             Some(n) => n,
             None => available_cpus(),
         };
         if !(1024..=64 * 1024 * 1024).contains(&self.max_message_bytes) {
-            return Err(format!(
-                "--max-message-bytes must be in 1024..=67108864, got {}",
-                self.max_message_bytes
+            return Err(out_of_range(
+                "--max-message-bytes",
+                "in 1024..=67108864",
+                self.max_message_bytes as u64,
             ));
         }
         if self.grpc_addr == self.metrics_addr && self.grpc_addr.port() != 0 {
-            return Err(format!(
-                "--grpc-addr and --metrics-addr are both {}",
-                self.grpc_addr
-            ));
+            return Err(ConfigError::SameAddress(self.grpc_addr));
         }
         if let Err(e) = tracing_subscriber::EnvFilter::try_new(&self.log_filter) {
-            return Err(format!(
-                "--log {:?} is not a valid filter: {e}",
-                self.log_filter
-            ));
+            return Err(ConfigError::LogFilter {
+                filter: self.log_filter.clone(),
+                reason: e.to_string(),
+            });
         }
         Ok(Config {
             default_difficulty: self.default_difficulty.into(),
@@ -215,8 +215,71 @@ impl ServeArgs {
     }
 }
 
+/// Why `climbot serve`'s flags make no configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    /// A number outside what the flag takes.
+    OutOfRange {
+        /// The flag.
+        flag: &'static str,
+        /// What it takes (`in 1..=600000`).
+        range: &'static str,
+        /// The value given.
+        value: u64,
+    },
+    /// `--grpc-addr` and `--metrics-addr` name the same address.
+    SameAddress(std::net::SocketAddr),
+    /// `--log` is no tracing filter.
+    LogFilter {
+        /// The filter given.
+        filter: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConfigError::OutOfRange { flag, range, value } => {
+                write!(f, "{flag} must be {range}, got {value}")
+            }
+            ConfigError::SameAddress(addr) => {
+                write!(f, "--grpc-addr and --metrics-addr are both {addr}")
+            }
+            ConfigError::LogFilter { filter, reason } => {
+                write!(f, "--log {filter:?} is not a valid filter: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Why a duration flag's value is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DurationError {
+    /// Not written like `500ms`, `10s` or `1m`.
+    NotADuration(String),
+    /// Longer than an hour.
+    OverAnHour(String),
+}
+
+impl std::fmt::Display for DurationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DurationError::NotADuration(text) => {
+                write!(f, "{text:?} is not a duration like 500ms, 10s or 1m")
+            }
+            DurationError::OverAnHour(text) => write!(f, "{text:?} is longer than an hour"),
+        }
+    }
+}
+
+impl std::error::Error for DurationError {}
+
 /// Parses `250ms`, `5s`, `2m` or a bare number of seconds.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit())
@@ -224,15 +287,15 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let (digits, unit) = text.split_at(split);
     let value: u64 = digits
         .parse()
-        .map_err(|_| format!("{text:?} is not a duration like 500ms, 10s or 1m"))?;
+        .map_err(|_| DurationError::NotADuration(text.to_string()))?;
     let duration = match unit {
         "ms" => Duration::from_millis(value),
         "" | "s" => Duration::from_secs(value),
         "m" => Duration::from_secs(value.saturating_mul(60)),
-        _ => return Err(format!("{text:?} is not a duration like 500ms, 10s or 1m")),
+        _ => return Err(DurationError::NotADuration(text.to_string())),
     };
     if duration > Duration::from_secs(3600) {
-        return Err(format!("{text:?} is longer than an hour"));
+        return Err(DurationError::OverAnHour(text.to_string()));
     }
     Ok(duration)
 }

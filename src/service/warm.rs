@@ -6,6 +6,8 @@
 //! nor the logs.
 
 use crate::bot::{DecisionContext, Difficulty};
+use crate::game::GameKind;
+use crate::loadtest::LoadtestError;
 use crate::service::game::{WireView, decode};
 use std::time::{Duration, Instant};
 
@@ -17,17 +19,23 @@ const WARM_ITERATIONS: u64 = 64;
 ///
 /// The views are the load-test kit's (seeded easy games, checked by the service's own
 /// decoder), so warming depends on nothing outside the binary.
-pub fn warm() -> Result<(usize, Duration), String> {
+pub fn warm() -> Result<(usize, Duration), LoadtestError> {
     let start = Instant::now();
     let mut decisions = 0;
     let views = [
-        crate::loadtest::lexio_views(1)?,
-        crate::loadtest::dalmuti_views(1)?,
-        crate::loadtest::daifugo_views(1)?,
+        (GameKind::Lexio, crate::loadtest::lexio_views(1)?),
+        (GameKind::Dalmuti, crate::loadtest::dalmuti_views(1)?),
+        (GameKind::Daifugo, crate::loadtest::daifugo_views(1)?),
     ];
-    for (kind, view) in views.into_iter().flatten() {
-        let game = decode(WireView::Proto(Some(view)))
-            .map_err(|e| format!("the warm-up's {kind} view was refused: {e:?}"))?;
+    let views = views
+        .into_iter()
+        .flat_map(|(kind, views)| views.into_iter().map(move |view| (kind, view)));
+    for (kind, (situation, view)) in views {
+        let game = decode(WireView::Proto(Some(view))).map_err(|e| LoadtestError::Refused {
+            game: kind,
+            kind: situation,
+            reason: format!("{e:?}"),
+        })?;
         for difficulty in Difficulty::ALL {
             if !game.supports(difficulty) {
                 continue;

@@ -81,6 +81,13 @@ impl From<crate::uecda::UecdaError> for ToolError {
     }
 }
 
+/// A failure of the run (not of the command line): the load-test kit's.
+impl From<crate::loadtest::LoadtestError> for ToolError {
+    fn from(error: crate::loadtest::LoadtestError) -> Self {
+        ToolError::Failed(error.to_string())
+    }
+}
+
 /// A failure of the run (not of the command line).
 impl From<String> for ToolError {
     fn from(message: String) -> Self {

@@ -1,7 +1,10 @@
-//! What can be wrong with a contest message: a table that holds no cards or play, and
-//! a message that does not follow from what the client saw.
+//! What can be wrong with a contest message (a table that holds no cards or play, a
+//! message that does not follow from what the client saw) and with a match record.
 
 use std::fmt;
+
+use crate::daifugo::cards::CardSet;
+use crate::daifugo::referee::RefereeError;
 
 /// Why an 8×15 table holds no hand or play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,3 +229,306 @@ impl fmt::Display for LevelError {
 }
 
 impl std::error::Error for LevelError {}
+
+/// Why a match record, or one of its games, cannot be read, or why a game's replay on
+/// climbot's referee disagrees with the record. Turns, plays and places count from 1;
+/// players are the record's numbers 0-4.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// A card the format does not know (`x3`, `d1`).
+    NotACard(String),
+    /// A table cell that holds no card of a play.
+    CellOfPlay {
+        /// The row.
+        row: usize,
+        /// The column.
+        column: usize,
+        /// The value.
+        value: i32,
+    },
+    /// The joker of a group of five beside cards other than four of a kind.
+    FiveBesideOthers {
+        /// The column of the group.
+        column: usize,
+    },
+    /// More than one joker in one play.
+    Jokers(usize),
+    /// A sequence with a gap.
+    SequenceGap,
+    /// Cards neither of one rank nor of one suit.
+    NeitherRankNorSuit,
+    /// A play's text that names no play.
+    NotAPlay(String),
+    /// A group of five other than the four suits and `x` of one rank.
+    GroupOfFive(String),
+    /// A play's text with suits other than c, d, h, s and x.
+    Suits(String),
+    /// A token before the game's first field.
+    BeforeAnyField(String),
+    /// A game without this field.
+    MissingField(&'static str),
+    /// A field with the wrong number of values.
+    Values {
+        /// The field.
+        field: &'static str,
+        /// How many values it has.
+        found: usize,
+    },
+    /// A value that is no player number 0-4.
+    NotAPlayerNumber {
+        /// The field.
+        field: &'static str,
+        /// The value as written.
+        value: String,
+    },
+    /// A token out of place in a field of hands.
+    Unexpected {
+        /// The field.
+        field: &'static str,
+        /// The token.
+        token: String,
+    },
+    /// A field of hands with the wrong number of hands (or one left open).
+    Hands {
+        /// The field.
+        field: &'static str,
+        /// How many hands it closes.
+        found: usize,
+    },
+    /// An error inside a field.
+    InField {
+        /// The field.
+        field: &'static str,
+        /// The error.
+        error: Box<RecordError>,
+    },
+    /// An error in the game's n-th play.
+    InPlay {
+        /// The play's number.
+        play: usize,
+        /// The error.
+        error: Box<RecordError>,
+    },
+    /// A game opened with `/*` and never closed.
+    Unclosed {
+        /// The game's number.
+        game: usize,
+    },
+    /// A value twice in a field that must be a permutation of the players.
+    Twice {
+        /// What the field holds (`seat`, `result class`, `class`).
+        field: &'static str,
+        /// The repeated value.
+        value: usize,
+    },
+    /// The referee refused the game's rules or titles.
+    Referee(RefereeError),
+    /// The referee refused the recorded deal.
+    Deal(RefereeError),
+    /// The exchange waits for no one.
+    NoOneToExchange,
+    /// The referee refused a card given back in the exchange.
+    GivesBack {
+        /// The player.
+        player: usize,
+        /// The cards the record says it gave.
+        cards: CardSet,
+        /// The referee's reason.
+        error: RefereeError,
+    },
+    /// After the exchange a hand differs from the record's `original`.
+    Holds {
+        /// The player.
+        player: usize,
+        /// The hand on the referee.
+        held: CardSet,
+        /// The hand in the record.
+        recorded: CardSet,
+    },
+    /// The tribute the server must take differs from the record's `changed`.
+    Tribute {
+        /// The player.
+        player: usize,
+        /// The strongest cards of its dealt hand.
+        taken: CardSet,
+        /// The cards the record says it gave.
+        recorded: CardSet,
+    },
+    /// A play after the passes in a row that end the game.
+    AfterPasses {
+        /// The turn.
+        turn: usize,
+    },
+    /// A play after the game ended.
+    AfterEnd {
+        /// The turn.
+        turn: usize,
+    },
+    /// A play's table holds no play.
+    Table {
+        /// The turn.
+        turn: usize,
+        /// The play as the format writes it.
+        play: String,
+        /// Why.
+        error: TableError,
+    },
+    /// climbot's referee refuses a recorded play.
+    Refused {
+        /// The turn.
+        turn: usize,
+        /// The player.
+        player: usize,
+        /// The play as the format writes it.
+        play: String,
+        /// The referee's reason.
+        error: RefereeError,
+    },
+    /// A player went out in another place than the record's.
+    Place {
+        /// The player.
+        player: usize,
+        /// The place on the referee.
+        went_out: usize,
+        /// The place in the record.
+        recorded: usize,
+    },
+    /// The referee ended the game without a result.
+    NoResult,
+    /// The record ends with the game still on.
+    Unfinished {
+        /// The turns recorded.
+        turns: usize,
+    },
+    /// The record file cannot be read.
+    Read {
+        /// The path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The record holds no game.
+    NoGame {
+        /// The path.
+        path: String,
+    },
+    /// Games disagree with climbot's referee.
+    Disagreements {
+        /// How many.
+        disagree: usize,
+        /// Games in the record.
+        games: usize,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use RecordError as E;
+        let text = |cards: &CardSet| super::record::cards_text(*cards);
+        match self {
+            E::NotACard(text) => write!(f, "{text:?} is not a card"),
+            E::CellOfPlay { row, column, value } => {
+                write!(f, "[{row}][{column}] = {value} is not a card of a play")
+            }
+            E::FiveBesideOthers { column } => write!(
+                f,
+                "[4][{column}] = 2 beside cards other than four of a kind in its column"
+            ),
+            E::Jokers(count) => write!(f, "{count} jokers in one play"),
+            E::SequenceGap => f.write_str("a sequence with a gap"),
+            E::NeitherRankNorSuit => f.write_str("cards neither of one rank nor of one suit"),
+            E::NotAPlay(text) => write!(f, "{text:?} is not a play"),
+            E::GroupOfFive(text) => write!(
+                f,
+                "{text:?}: a group of five is the four suits and x of one rank"
+            ),
+            E::Suits(text) => write!(f, "{text:?}: suits other than c, d, h, s and x"),
+            E::BeforeAnyField(token) => write!(f, "{token:?} before any field"),
+            E::MissingField(field) => write!(f, "no {field} line"),
+            E::Values { field, found } => {
+                write!(f, "{field}: {found} values, not {}", super::codec::PLAYERS)
+            }
+            E::NotAPlayerNumber { field, value } => write!(f, "{field}: {value:?} is not 0-4"),
+            E::Unexpected { field, token } => write!(f, "{field}: unexpected {token:?}"),
+            E::Hands { field, found } => {
+                write!(f, "{field}: {found} hands, not {}", super::codec::PLAYERS)
+            }
+            E::InField { field, error } => write!(f, "{field}: {error}"),
+            E::InPlay { play, error } => write!(f, "play {play}: {error}"),
+            E::Unclosed { game } => write!(f, "game {game}: no closing */"),
+            E::Twice { field, value } => write!(f, "{field} {value} appears twice"),
+            E::Referee(error) => error.fmt(f),
+            E::Deal(error) => write!(f, "the deal: {error}"),
+            E::NoOneToExchange => f.write_str("the exchange has no one to act"),
+            E::GivesBack {
+                player,
+                cards,
+                error,
+            } => write!(f, "player {player} gives back {}: {error}", text(cards)),
+            E::Holds {
+                player,
+                held,
+                recorded,
+            } => write!(
+                f,
+                "after the exchange player {player} holds {}, the record says {}",
+                text(held),
+                text(recorded)
+            ),
+            E::Tribute {
+                player,
+                taken,
+                recorded,
+            } => write!(
+                f,
+                "the server takes {} from player {player} in the exchange, the record says it gave {}",
+                text(taken),
+                text(recorded)
+            ),
+            E::AfterPasses { turn } => write!(
+                f,
+                "turn {turn}: a play after {} passes in a row ended the game",
+                super::server::PASSES_TO_END
+            ),
+            E::AfterEnd { turn } => write!(f, "turn {turn}: a play after the game ended"),
+            E::Table { turn, play, error } => write!(f, "turn {turn}: {play}: {error}"),
+            E::Refused {
+                turn,
+                player,
+                play,
+                error,
+            } => write!(
+                f,
+                "turn {turn}: player {player} plays {play}, which climbot's referee refuses: {error}"
+            ),
+            E::Place {
+                player,
+                went_out,
+                recorded,
+            } => write!(
+                f,
+                "player {player} went out in place {went_out}, the record gives it place {recorded}"
+            ),
+            E::NoResult => f.write_str("a game over without a result"),
+            E::Unfinished { turns } => write!(
+                f,
+                "the record ends after {turns} turns with the game still on"
+            ),
+            E::Read { path, reason } => write!(f, "cannot read {path}: {reason}"),
+            E::NoGame { path } => write!(f, "{path}: no game in the record"),
+            E::Disagreements { disagree, games } => write!(
+                f,
+                "{disagree} of {games} games disagree with climbot's referee"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// A failure of the run (not of the command line): the record check's.
+impl From<RecordError> for crate::tools::ToolError {
+    fn from(error: RecordError) -> Self {
+        crate::tools::ToolError::Failed(error.to_string())
+    }
+}

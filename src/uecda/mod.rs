@@ -14,7 +14,7 @@ pub mod tracker;
 
 use crate::tools::ToolError;
 
-pub use error::{LevelError, TableError, TrackerError, UecdaError};
+pub use error::{LevelError, RecordError, TableError, TrackerError, UecdaError};
 
 /// `climbot uecda`.
 #[derive(clap::Subcommand, Debug)]

@@ -13,6 +13,7 @@
 //! earned: its place - 1).
 
 use super::codec::{self, PLAYERS, Table};
+use super::error::RecordError;
 use super::tracker::title_of_class;
 use crate::daifugo::DaifugoDecision;
 use crate::daifugo::cards::{Card, CardSet};
@@ -69,7 +70,7 @@ pub struct MatchRecord {
     pub games: Vec<RecordedGame>,
     /// The games that could not be read, left out of `games`: their 1-based numbers
     /// and why.
-    pub unreadable: Vec<(usize, String)>,
+    pub unreadable: Vec<(usize, RecordError)>,
 }
 
 /// The header line of a record.
@@ -112,7 +113,7 @@ pub fn cards_text(cards: CardSet) -> String {
     out
 }
 
-fn card_from_text(text: &str) -> Result<Card, String> {
+fn card_from_text(text: &str) -> Result<Card, RecordError> {
     if text == "jo" || text == "jk" {
         return Ok(Card::JOKER);
     }
@@ -129,9 +130,9 @@ fn card_from_text(text: &str) -> Result<Card, String> {
     });
     match (row, column, bytes.len()) {
         (Some(row), Some(column), 2) => {
-            codec::card_at(row, column).ok_or_else(|| format!("{text:?} is not a card"))
+            codec::card_at(row, column).ok_or_else(|| RecordError::NotACard(text.into()))
         }
-        _ => Err(format!("{text:?} is not a card")),
+        _ => Err(RecordError::NotACard(text.into())),
     }
 }
 
@@ -140,7 +141,7 @@ fn card_from_text(text: &str) -> Result<Card, String> {
 /// its suit and ranks (`d-tjq`), and where the joker stands in parentheses: its suit in
 /// a group (`cd-7(c)`), its rank in a sequence (`s-345(4)`, `d--34(-)` below the 3). A
 /// group of five has the fifth suit `x` (`cdhsx-7(cdhsx)`).
-pub fn play_text(table: &Table) -> Result<String, String> {
+pub fn play_text(table: &Table) -> Result<String, RecordError> {
     let mut cells: Vec<(usize, usize, i32)> = Vec::new();
     let mut five_column = None;
     for (r, row) in table.iter().take(5).enumerate() {
@@ -151,7 +152,11 @@ pub fn play_text(table: &Table) -> Result<String, String> {
                     continue;
                 }
                 if r >= 4 || !(1..=2).contains(&value) {
-                    return Err(format!("[{r}][{c}] = {value} is not a card of a play"));
+                    return Err(RecordError::CellOfPlay {
+                        row: r,
+                        column: c,
+                        value,
+                    });
                 }
                 cells.push((r, c, value));
             }
@@ -160,9 +165,7 @@ pub fn play_text(table: &Table) -> Result<String, String> {
     if let Some(column) = five_column {
         let four = cells.len() == 4 && cells.iter().all(|cell| cell.1 == column && cell.2 == 1);
         if !four || !(1..=13).contains(&column) {
-            return Err(format!(
-                "[4][{column}] = 2 beside cards other than four of a kind in its column"
-            ));
+            return Err(RecordError::FiveBesideOthers { column });
         }
         let rank = char::from(RANK_LETTERS[column]);
         return Ok(format!("cdhsx-{rank}(cdhsx)"));
@@ -171,7 +174,7 @@ pub fn play_text(table: &Table) -> Result<String, String> {
     match (cells.len(), jokers) {
         (0, _) => return Ok("p".into()),
         (1, 1) => return Ok("jk".into()),
-        (_, j) if j > 1 => return Err(format!("{j} jokers in one play")),
+        (_, j) if j > 1 => return Err(RecordError::Jokers(j)),
         _ => {}
     }
     let column = cells[0].1;
@@ -196,7 +199,7 @@ pub fn play_text(table: &Table) -> Result<String, String> {
         let mut columns: Vec<usize> = cells.iter().map(|cell| cell.1).collect();
         columns.sort_unstable();
         if columns.windows(2).any(|w| w[1] != w[0] + 1) {
-            return Err("a sequence with a gap".into());
+            return Err(RecordError::SequenceGap);
         }
         let mut text = format!("{}-", letter(row));
         text.extend(columns.iter().map(|&c| rank_letter(c)));
@@ -207,13 +210,13 @@ pub fn play_text(table: &Table) -> Result<String, String> {
         }
         Ok(text)
     } else {
-        Err("cards neither of one rank nor of one suit".into())
+        Err(RecordError::NeitherRankNorSuit)
     }
 }
 
 /// The table of a play written in the format (see [`play_text`]); a trailing
 /// `[time]` is ignored.
-pub fn play_from_text(text: &str) -> Result<Table, String> {
+pub fn play_from_text(text: &str) -> Result<Table, RecordError> {
     let text = text.split('[').next().unwrap_or("").to_ascii_lowercase();
     let mut table = codec::empty_table();
     if text == "p" {
@@ -223,7 +226,7 @@ pub fn play_from_text(text: &str) -> Result<Table, String> {
         table[0][14] = 2;
         return Ok(table);
     }
-    let bad = || format!("{text:?} is not a play");
+    let bad = || RecordError::NotAPlay(text.clone());
     let (suits, rest) = text.split_once('-').ok_or_else(bad)?;
     let (ranks, joker) = match rest.split_once('(') {
         Some((ranks, joker)) => (ranks, Some(joker.strip_suffix(')').ok_or_else(bad)?)),
@@ -246,16 +249,14 @@ pub fn play_from_text(text: &str) -> Result<Table, String> {
                 table[4][column] = 2;
                 Ok(table)
             }
-            _ => Err(format!(
-                "{text:?}: a group of five is the four suits and x of one rank"
-            )),
+            _ => Err(RecordError::GroupOfFive(text.clone())),
         };
     }
     let rows: Vec<usize> = suits
         .bytes()
         .map(|b| ROW_LETTERS.iter().position(|&l| l == b))
         .collect::<Option<_>>()
-        .ok_or_else(|| format!("{text:?}: suits other than c, d, h, s and x"))?;
+        .ok_or_else(|| RecordError::Suits(text.clone()))?;
     let columns: Vec<usize> = ranks
         .bytes()
         .map(|b| RANK_LETTERS.iter().position(|&l| l == b))
@@ -322,7 +323,7 @@ impl RecordedGame {
 
 /// Reads a record. A game that cannot be read goes into `unreadable`, naming the game
 /// (1-based) and the field at fault; an unclosed game is an error.
-pub fn parse_record(text: &str) -> Result<MatchRecord, String> {
+pub fn parse_record(text: &str) -> Result<MatchRecord, RecordError> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let is_keyword = |t: &str| KEYWORDS.contains(&t);
     let mut record = MatchRecord::default();
@@ -343,7 +344,7 @@ pub fn parse_record(text: &str) -> Result<MatchRecord, String> {
                     .iter()
                     .position(|&t| t == "*/")
                     .map(|e| i + e)
-                    .ok_or_else(|| format!("game {game}: no closing */"))?;
+                    .ok_or(RecordError::Unclosed { game })?;
                 match parse_game(&tokens[i + 1..end]) {
                     Ok(parsed) => record.games.push(parsed),
                     Err(e) => record.unreadable.push((game, e)),
@@ -356,7 +357,7 @@ pub fn parse_record(text: &str) -> Result<MatchRecord, String> {
     Ok(record)
 }
 
-fn parse_game(tokens: &[&str]) -> Result<RecordedGame, String> {
+fn parse_game(tokens: &[&str]) -> Result<RecordedGame, RecordError> {
     let mut fields: Vec<(&str, Vec<&str>)> = Vec::new();
     for &t in tokens {
         if KEYWORDS.contains(&t) {
@@ -364,20 +365,23 @@ fn parse_game(tokens: &[&str]) -> Result<RecordedGame, String> {
         } else if let Some(last) = fields.last_mut() {
             last.1.push(t);
         } else {
-            return Err(format!("{t:?} before any field"));
+            return Err(RecordError::BeforeAnyField(t.into()));
         }
     }
-    let field = |name: &str| -> Result<&[&str], String> {
+    let field = |name: &'static str| -> Result<&[&str], RecordError> {
         fields
             .iter()
             .find(|f| f.0 == name)
             .map(|f| f.1.as_slice())
-            .ok_or_else(|| format!("no {name} line"))
+            .ok_or(RecordError::MissingField(name))
     };
-    let numbers = |name: &str| -> Result<[usize; PLAYERS], String> {
+    let numbers = |name: &'static str| -> Result<[usize; PLAYERS], RecordError> {
         let values = field(name)?;
         if values.len() != PLAYERS {
-            return Err(format!("{name}: {} values, not {PLAYERS}", values.len()));
+            return Err(RecordError::Values {
+                field: name,
+                found: values.len(),
+            });
         }
         let mut out = [0; PLAYERS];
         for (slot, v) in out.iter_mut().zip(values) {
@@ -385,11 +389,14 @@ fn parse_game(tokens: &[&str]) -> Result<RecordedGame, String> {
                 .parse()
                 .ok()
                 .filter(|&n: &usize| n < PLAYERS)
-                .ok_or_else(|| format!("{name}: {v:?} is not 0-4"))?;
+                .ok_or_else(|| RecordError::NotAPlayerNumber {
+                    field: name,
+                    value: (*v).into(),
+                })?;
         }
         Ok(out)
     };
-    let hands = |name: &str| -> Result<[CardSet; PLAYERS], String> {
+    let hands = |name: &'static str| -> Result<[CardSet; PLAYERS], RecordError> {
         let values = field(name)?;
         let mut out = [CardSet::EMPTY; PLAYERS];
         let mut player = 0;
@@ -402,21 +409,37 @@ fn parse_game(tokens: &[&str]) -> Result<RecordedGame, String> {
                     player += 1;
                 }
                 card if open && player < PLAYERS => {
-                    out[player].insert(card_from_text(card).map_err(|e| format!("{name}: {e}"))?)
+                    out[player].insert(card_from_text(card).map_err(|e| RecordError::InField {
+                        field: name,
+                        error: Box::new(e),
+                    })?)
                 }
-                other => return Err(format!("{name}: unexpected {other:?}")),
+                other => {
+                    return Err(RecordError::Unexpected {
+                        field: name,
+                        token: other.into(),
+                    });
+                }
             }
         }
         if player != PLAYERS || open {
-            return Err(format!("{name}: {player} hands, not {PLAYERS}"));
+            return Err(RecordError::Hands {
+                field: name,
+                found: player,
+            });
         }
         Ok(out)
     };
     let plays = field("play")?
         .iter()
         .enumerate()
-        .map(|(t, p)| play_from_text(p).map_err(|e| format!("play {}: {e}", t + 1)))
-        .collect::<Result<Vec<Table>, String>>()?;
+        .map(|(t, p)| {
+            play_from_text(p).map_err(|e| RecordError::InPlay {
+                play: t + 1,
+                error: Box::new(e),
+            })
+        })
+        .collect::<Result<Vec<Table>, RecordError>>()?;
     Ok(RecordedGame {
         classes: numbers("class")?,
         seats: numbers("seat")?,
@@ -528,11 +551,17 @@ pub fn check(record: &MatchRecord) -> CheckReport {
     report
 }
 
-fn permutation(values: &[usize; PLAYERS], name: &str) -> Result<[usize; PLAYERS], String> {
+fn permutation(
+    values: &[usize; PLAYERS],
+    name: &'static str,
+) -> Result<[usize; PLAYERS], RecordError> {
     let mut inverse = [usize::MAX; PLAYERS];
     for (p, &v) in values.iter().enumerate() {
         if inverse[v] != usize::MAX {
-            return Err(format!("{name} {v} appears twice"));
+            return Err(RecordError::Twice {
+                field: name,
+                value: v,
+            });
         }
         inverse[v] = p;
     }
@@ -540,11 +569,11 @@ fn permutation(values: &[usize; PLAYERS], name: &str) -> Result<[usize; PLAYERS]
 }
 
 /// Replays one game; the counts go into `report`.
-pub fn replay(game: &RecordedGame, report: &mut CheckReport) -> Result<Outcome, String> {
+pub fn replay(game: &RecordedGame, report: &mut CheckReport) -> Result<Outcome, RecordError> {
     let player_at = permutation(&game.seats, "seat")?;
     let seat_of = |p: usize| game.seats[p];
     permutation(&game.result, "result class")?;
-    let mut referee = Referee::new(RuleSet::uecda(), PLAYERS).map_err(|e| e.to_string())?;
+    let mut referee = Referee::new(RuleSet::uecda(), PLAYERS).map_err(RecordError::Referee)?;
     let exchange = game.changed.iter().any(|c| !c.is_empty());
     if exchange {
         permutation(&game.classes, "class")?;
@@ -554,32 +583,31 @@ pub fn replay(game: &RecordedGame, report: &mut CheckReport) -> Result<Outcome, 
             .collect();
         referee
             .set_titles_for_next_game(titles, 1)
-            .map_err(|e| e.to_string())?;
+            .map_err(RecordError::Referee)?;
     }
     referee
         .start_game_with_hands(player_at.iter().map(|&p| game.dealt[p]).collect())
-        .map_err(|e| format!("the deal: {e}"))?;
+        .map_err(RecordError::Deal)?;
     while referee.phase() == GamePhase::Exchange {
-        let seat = referee.to_act().ok_or("the exchange has no one to act")?;
+        let seat = referee.to_act().ok_or(RecordError::NoOneToExchange)?;
         let player = player_at[seat];
         let cards = game.changed[player];
         referee
             .apply(seat, &DaifugoDecision::Exchange(cards))
-            .map_err(|e| {
-                format!(
-                    "player {player} gives back {}: {e}",
-                    cards_text(game.changed[player])
-                )
+            .map_err(|error| RecordError::GivesBack {
+                player,
+                cards,
+                error,
             })?;
     }
     for p in 0..PLAYERS {
         let held = referee.hands()[seat_of(p)];
         if held != game.original[p] {
-            return Err(format!(
-                "after the exchange player {p} holds {}, the record says {}",
-                cards_text(held),
-                cards_text(game.original[p])
-            ));
+            return Err(RecordError::Holds {
+                player: p,
+                held,
+                recorded: game.original[p],
+            });
         }
         let tribute = match game.classes[p] {
             3 if exchange => 1,
@@ -588,27 +616,24 @@ pub fn replay(game: &RecordedGame, report: &mut CheckReport) -> Result<Outcome, 
         };
         let taken = strongest_cards(game.dealt[p], tribute);
         if tribute > 0 && taken != game.changed[p] {
-            return Err(format!(
-                "the server takes {} from player {p} in the exchange, the record says it gave {}",
-                cards_text(taken),
-                cards_text(game.changed[p])
-            ));
+            return Err(RecordError::Tribute {
+                player: p,
+                taken,
+                recorded: game.changed[p],
+            });
         }
     }
     let mut passes_in_row = 0u32;
     let mut ended_on_passes = false;
     for (turn, table) in game.plays.iter().enumerate() {
         if ended_on_passes {
-            return Err(format!(
-                "turn {}: a play after {PASSES_TO_END} passes in a row ended the game",
-                turn + 1
-            ));
+            return Err(RecordError::AfterPasses { turn: turn + 1 });
         }
         let seat = referee
             .to_act()
-            .ok_or_else(|| format!("turn {}: a play after the game ended", turn + 1))?;
+            .ok_or(RecordError::AfterEnd { turn: turn + 1 })?;
         let player = player_at[seat];
-        let text = play_text(table).unwrap_or_else(|e| e);
+        let text = play_text(table).unwrap_or_else(|e| e.to_string());
         let decision = if codec::is_pass(table) {
             DaifugoDecision::Pass
         } else {
@@ -619,15 +644,23 @@ pub fn replay(game: &RecordedGame, report: &mut CheckReport) -> Result<Outcome, 
                     DaifugoDecision::Play(play)
                 }
                 Ok(None) => DaifugoDecision::Pass,
-                Err(e) => return Err(format!("turn {}: {text}: {e}", turn + 1)),
+                Err(error) => {
+                    return Err(RecordError::Table {
+                        turn: turn + 1,
+                        play: text,
+                        error,
+                    });
+                }
             }
         };
-        referee.apply(seat, &decision).map_err(|e| {
-            format!(
-                "turn {}: player {player} plays {text}, which climbot's referee refuses: {e}",
-                turn + 1
-            )
-        })?;
+        referee
+            .apply(seat, &decision)
+            .map_err(|error| RecordError::Refused {
+                turn: turn + 1,
+                player,
+                play: text,
+                error,
+            })?;
         report.turns += 1;
         if matches!(decision, DaifugoDecision::Pass) {
             report.passes += 1;
@@ -644,14 +677,14 @@ pub fn replay(game: &RecordedGame, report: &mut CheckReport) -> Result<Outcome, 
         .iter()
         .map(|&s| player_at[s])
         .collect();
-    let check_out = |out: &[usize]| -> Result<(), String> {
+    let check_out = |out: &[usize]| -> Result<(), RecordError> {
         for (place, &p) in out.iter().enumerate() {
             if game.result[p] != place {
-                return Err(format!(
-                    "player {p} went out in place {}, the record gives it place {}",
-                    place + 1,
-                    game.result[p] + 1
-                ));
+                return Err(RecordError::Place {
+                    player: p,
+                    went_out: place + 1,
+                    recorded: game.result[p] + 1,
+                });
             }
         }
         Ok(())
@@ -659,7 +692,7 @@ pub fn replay(game: &RecordedGame, report: &mut CheckReport) -> Result<Outcome, 
     if referee.phase() == GamePhase::Over {
         let places: Vec<usize> = referee
             .result()
-            .ok_or("a game over without a result")?
+            .ok_or(RecordError::NoResult)?
             .places
             .iter()
             .map(|&s| player_at[s])
@@ -673,10 +706,9 @@ pub fn replay(game: &RecordedGame, report: &mut CheckReport) -> Result<Outcome, 
         check_out(&out)?;
         Ok(Outcome::Truncated)
     } else {
-        Err(format!(
-            "the record ends after {} turns with the game still on",
-            game.plays.len()
-        ))
+        Err(RecordError::Unfinished {
+            turns: game.plays.len(),
+        })
     }
 }
 
@@ -689,23 +721,26 @@ pub struct CheckRecordArgs {
 
 /// `climbot uecda check-record`: reads, replays, prints the summary; an error if any
 /// game disagrees.
-pub fn check_record(args: &CheckRecordArgs) -> Result<(), String> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+pub fn check_record(args: &CheckRecordArgs) -> Result<(), RecordError> {
+    let text = std::fs::read_to_string(&args.file).map_err(|e| RecordError::Read {
+        path: args.file.display().to_string(),
+        reason: e.to_string(),
+    })?;
     let record = parse_record(&text)?;
     if record.games.is_empty() {
-        return Err(format!("{}: no game in the record", args.file.display()));
+        return Err(RecordError::NoGame {
+            path: args.file.display().to_string(),
+        });
     }
     let report = check(&record);
     print!("{}", report.summary());
     if report.problems.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "{} of {} games disagree with climbot's referee",
-            report.problems.len(),
-            report.games
-        ))
+        Err(RecordError::Disagreements {
+            disagree: report.problems.len(),
+            games: report.games,
+        })
     }
 }
 
@@ -830,7 +865,8 @@ mod tests {
             "an unreadable game is a disagreement"
         );
         let err = parse_record(&SAMPLE.replace("*/", "")).unwrap_err();
-        assert!(err.contains("*/"), "{err}");
+        assert_eq!(err, RecordError::Unclosed { game: 1 });
+        assert!(err.to_string().contains("*/"), "{err}");
     }
 
     #[test]

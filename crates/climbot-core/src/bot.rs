@@ -291,27 +291,119 @@ pub fn draw_index(probabilities: &[f64], ctx: &mut DecisionContext<'_>) -> usize
     last
 }
 
+/// Why a bot name (`hard/tempo=0.5`, `expert/iterations=400`, as the arena's lineups
+/// and the tools take them) names no bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotNameError {
+    /// The game has no bot of this name.
+    Unknown {
+        /// The game.
+        game: &'static str,
+        /// The name before any override.
+        bot: String,
+    },
+    /// Overrides after the name of a bot that takes none.
+    NoOverrides {
+        /// The bot.
+        bot: String,
+        /// The overrides as written.
+        overrides: String,
+    },
+    /// One override of a bot that takes them, refused.
+    Override {
+        /// The override as written (`tempo=x`).
+        text: String,
+        /// Why.
+        problem: OverrideProblem,
+    },
+}
+
+/// What is wrong with one override.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OverrideProblem {
+    /// Not written `name=value`.
+    NotNameValue,
+    /// The value is not a number (`nan` is none).
+    NotANumber,
+    /// The bot has no setting of that name.
+    UnknownSetting {
+        /// The bot or bots (`hard and normal`).
+        bot: &'static str,
+        /// The settings it has, or "" where they are too many to list.
+        known: &'static str,
+    },
+    /// The value is outside what the setting takes, which this says
+    /// (`a whole number of at least 1`).
+    Expected(&'static str),
+}
+
+impl BotNameError {
+    /// The override `text` refused for `problem`.
+    pub fn override_of(text: &str, problem: OverrideProblem) -> Self {
+        BotNameError::Override {
+            text: text.to_string(),
+            problem,
+        }
+    }
+
+    /// The override `text` names no setting of `bot`, which has the `known` ones ("":
+    /// too many to list).
+    pub fn unknown_setting(text: &str, bot: &'static str, known: &'static str) -> Self {
+        BotNameError::override_of(text, OverrideProblem::UnknownSetting { bot, known })
+    }
+}
+
+impl std::fmt::Display for BotNameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BotNameError::Unknown { game, bot } => write!(f, "{game} has no bot {bot:?}"),
+            BotNameError::NoOverrides { bot, overrides } => {
+                write!(f, "{bot} takes no overrides, not {overrides:?}")
+            }
+            BotNameError::Override { text, problem } => {
+                let name = text.split_once('=').map_or(text.as_str(), |(name, _)| name);
+                match problem {
+                    OverrideProblem::NotNameValue => write!(f, "{text:?}: expected name=value"),
+                    OverrideProblem::NotANumber => write!(f, "{text:?}: the value is not a number"),
+                    OverrideProblem::UnknownSetting { bot, known: "" } => {
+                        write!(f, "{text:?}: no setting {name:?} in {bot}")
+                    }
+                    OverrideProblem::UnknownSetting { bot, known } => {
+                        write!(f, "{text:?}: no setting {name:?} in {bot} ({known})")
+                    }
+                    OverrideProblem::Expected(what) => write!(f, "{text:?}: expected {what}"),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for BotNameError {}
+
 /// Splits a weight override written `name=value` (`tempo=0.5`), as the tunable bots
 /// take them from the arena's lineup names. `nan` is refused; `inf` is a number.
-pub fn parse_override(text: &str) -> Result<(&str, f64), String> {
+pub fn parse_override(text: &str) -> Result<(&str, f64), BotNameError> {
     let (name, value) = text
         .split_once('=')
-        .ok_or_else(|| format!("{text:?}: expected name=value"))?;
+        .ok_or_else(|| BotNameError::override_of(text, OverrideProblem::NotNameValue))?;
     let value = value
         .parse::<f64>()
         .ok()
         .filter(|v| !v.is_nan())
-        .ok_or_else(|| format!("{text:?}: {value:?} is not a number"))?;
+        .ok_or_else(|| BotNameError::override_of(text, OverrideProblem::NotANumber))?;
     Ok((name, value))
 }
 
 /// [`parse_override`] for a weight of a score, which must be finite.
-pub fn parse_weight(text: &str) -> Result<(&str, f64), String> {
+pub fn parse_weight(text: &str) -> Result<(&str, f64), BotNameError> {
     let (name, value) = parse_override(text)?;
     if value.is_finite() {
         Ok((name, value))
     } else {
-        Err(format!("{text:?}: a weight must be a finite number"))
+        Err(BotNameError::override_of(
+            text,
+            OverrideProblem::Expected("a finite number"),
+        ))
     }
 }
 

@@ -10,6 +10,7 @@
 //! service), a [`Policy`] turns the view into a [`Game::Decision`], and the service puts
 //! the decision back on the wire. Nothing here knows about protobuf, tonic or clocks.
 
+use crate::bot::BotNameError;
 use crate::bot::{DecisionContext, Difficulty, Explained, uniform_below};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::Rng;
@@ -109,7 +110,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// the tunable variants each game documents. The error says which part of the name
     /// is wrong and why: an unknown bot, an override the bot does not take, a value
     /// that does not fit.
-    fn bot(name: &str) -> Result<Box<dyn Policy<Self>>, String>;
+    fn bot(name: &str) -> Result<Box<dyn Policy<Self>>, BotNameError>;
 }
 
 /// A bot of game `G`: a pure function of one seat's view and the decision context.
@@ -154,23 +155,29 @@ impl<G: Game> Policy<G> for Borrowed<G> {
 /// The served level named `name` (`easy`, `normal`, `hard`, `expert`) as a boxed bot;
 /// the error names an unknown bot, or the overrides of a bot that takes none
 /// (`easy/x=1`).
-pub fn served_bot<G: Game>(name: &str) -> Result<Box<dyn Policy<G>>, String> {
+pub fn served_bot<G: Game>(name: &str) -> Result<Box<dyn Policy<G>>, BotNameError> {
     let (base, overrides) = name.split_once('/').unwrap_or((name, ""));
     let policy = Difficulty::ALL
         .into_iter()
         .find(|d| d.name() == base)
         .and_then(G::policy)
-        .ok_or_else(|| format!("{} has no bot {base:?}", G::NAME))?;
+        .ok_or_else(|| BotNameError::Unknown {
+            game: G::NAME,
+            bot: base.to_string(),
+        })?;
     no_overrides(base, overrides)?;
     Ok(Box::new(Borrowed(policy)))
 }
 
 /// Refuses overrides (the text after the bot's name) for a bot that takes none.
-pub fn no_overrides(base: &str, overrides: &str) -> Result<(), String> {
+pub fn no_overrides(base: &str, overrides: &str) -> Result<(), BotNameError> {
     if overrides.is_empty() {
         Ok(())
     } else {
-        Err(format!("{base} takes no overrides, not {overrides:?}"))
+        Err(BotNameError::NoOverrides {
+            bot: base.to_string(),
+            overrides: overrides.to_string(),
+        })
     }
 }
 

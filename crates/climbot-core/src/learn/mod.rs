@@ -21,6 +21,7 @@ mod model;
 
 pub use model::{LinearPolicy, WeightsError};
 
+use crate::bot::{BotNameError, OverrideProblem};
 use crate::bot::{DecisionContext, Explained, uniform_below};
 use crate::game::{Game, Policy};
 use crate::search::Searchable;
@@ -264,11 +265,14 @@ impl ShippedWeights {
     }
 
     /// The policy, or why the file does not fit this build's feature set.
-    pub fn get(&self) -> Result<&LinearPolicy, String> {
+    pub fn get(&self) -> Result<&LinearPolicy, ShippedWeightsError> {
         self.policy
             .get_or_init(|| LinearPolicy::parse(self.set, self.text))
             .as_ref()
-            .map_err(|e| format!("{}: {e}", self.file))
+            .map_err(|error| ShippedWeightsError {
+                file: self.file,
+                error: error.clone(),
+            })
     }
 
     /// The policy; panics with [`ShippedWeights::get`]'s message if it does not load.
@@ -278,9 +282,26 @@ impl ShippedWeights {
     }
 }
 
+/// A weights file the crate ships that does not fit this build's feature set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShippedWeightsError {
+    /// The file, as the crate names it.
+    pub file: &'static str,
+    /// Why it does not fit.
+    pub error: WeightsError,
+}
+
+impl std::fmt::Display for ShippedWeightsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.error)
+    }
+}
+
+impl std::error::Error for ShippedWeightsError {}
+
 /// Checks every weights file the crate ships against its feature set: the first that
 /// does not fit, with the reason. The service calls it before it starts serving.
-pub fn check_shipped() -> Result<(), String> {
+pub fn check_shipped() -> Result<(), ShippedWeightsError> {
     use crate::{daifugo::Daifugo, dalmuti::Dalmuti, lexio::Lexio};
     [Lexio::shipped(), Dalmuti::shipped(), Daifugo::shipped()]
         .into_iter()
@@ -402,7 +423,7 @@ impl<G> PolicyBot<G> {
 
 impl<G: Learnable> PolicyBot<G> {
     /// The bot by arena name: `policy`, or `policy/temperature=X`.
-    pub fn by_name(name: &str) -> Option<Result<Self, String>> {
+    pub fn by_name(name: &str) -> Option<Result<Self, BotNameError>> {
         let mut parts = name.split('/');
         if parts.next()? != "policy" {
             return None;
@@ -411,11 +432,14 @@ impl<G: Learnable> PolicyBot<G> {
             let (key, value) = crate::bot::parse_override(part)?;
             match key {
                 "temperature" if value >= 0.0 => bot.temperature = value,
-                "temperature" => return Err(format!("{part:?}: a temperature is at least 0")),
-                _ => {
-                    return Err(format!(
-                        "{part:?}: unknown policy setting {key:?} (temperature)"
+                "temperature" => {
+                    return Err(BotNameError::override_of(
+                        part,
+                        OverrideProblem::Expected("a number at least 0"),
                     ));
+                }
+                _ => {
+                    return Err(BotNameError::unknown_setting(part, "policy", "temperature"));
                 }
             }
             Ok(bot)

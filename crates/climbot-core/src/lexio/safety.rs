@@ -184,6 +184,31 @@ fn shrink(beaten: u64, total: u64, prior: f64, weight: f64) -> f64 {
     (beaten as f64 + weight * prior) / (total as f64 + weight)
 }
 
+/// Why a safety table's text does not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SafetyTableError {
+    /// The first line is not a `lexio-safety` header.
+    Header,
+    /// A line that is no cell of the table.
+    Line {
+        /// The line's number (1-based).
+        number: usize,
+        /// The line.
+        text: String,
+    },
+}
+
+impl std::fmt::Display for SafetyTableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SafetyTableError::Header => f.write_str("bad or missing lexio-safety header"),
+            SafetyTableError::Line { number, text } => write!(f, "line {number}: {text:?}"),
+        }
+    }
+}
+
+impl std::error::Error for SafetyTableError {}
+
 impl SafetyTable {
     /// The table of raw counts `cells` (indexed as [`cell_of`] says, [`CELLS`] long),
     /// counted on `deals` deals per player count from `seed`, with its shrunk estimates.
@@ -234,15 +259,17 @@ impl SafetyTable {
     }
 
     /// Parses a table file (its header and one line per non-empty cell).
-    pub fn parse(text: &str) -> Result<SafetyTable, String> {
-        let (deals, seed) =
-            parse_header(text).ok_or_else(|| "bad or missing lexio-safety header".to_string())?;
+    pub fn parse(text: &str) -> Result<SafetyTable, SafetyTableError> {
+        let (deals, seed) = parse_header(text).ok_or(SafetyTableError::Header)?;
         let mut cells = vec![Cell::default(); CELLS];
         for (n, line) in text.lines().enumerate().skip(1) {
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;
             }
-            let bad = || format!("line {}: {line:?}", n + 1);
+            let bad = || SafetyTableError::Line {
+                number: n + 1,
+                text: line.to_string(),
+            };
             let w: Vec<&str> = line.split_whitespace().collect();
             if w.len() != 7 {
                 return Err(bad());

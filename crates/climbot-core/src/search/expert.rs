@@ -4,6 +4,7 @@
 //! not play (a tax return, an exchange, a revolution choice).
 
 use super::{Guide, Inference, Limit, SearchResult, Settings, TreeSettings, search};
+use crate::bot::{BotNameError, OverrideProblem};
 use crate::bot::{DecisionContext, Difficulty, Explained};
 use crate::game::{Game, Policy, Simulation};
 use crate::learn::Learnable;
@@ -181,25 +182,32 @@ impl<G: Learnable> ExpertBot<G> {
     /// race), `infer=N` (deals drawn per round and weighted by the other seats' logged
     /// decisions under the trained policy; 0: none), `beta=X` (the power of that
     /// likelihood), `recent=N` (only the last N logged decisions weigh in; 0: all).
-    pub fn with_override(mut self, text: &str) -> Result<Self, String> {
+    pub fn with_override(mut self, text: &str) -> Result<Self, BotNameError> {
         let (name, value) = crate::bot::parse_override(text)?;
+        let expected = |what| BotNameError::override_of(text, OverrideProblem::Expected(what));
         let count = |min: f64| {
             (value >= min && value.fract() == 0.0 && value <= f64::from(u32::MAX))
                 .then_some(value as u32)
-                .ok_or_else(|| format!("{text:?}: expected a whole number of at least {min}"))
+                .ok_or_else(|| {
+                    expected(if min >= 1.0 {
+                        "a whole number of at least 1"
+                    } else {
+                        "a whole number of at least 0"
+                    })
+                })
         };
         let whole = || count(1.0);
         let flag = || {
             if value == 0.0 || value == 1.0 {
                 Ok(value == 1.0)
             } else {
-                Err(format!("{text:?}: expected 0 (off) or 1 (on)"))
+                Err(expected("0 (off) or 1 (on)"))
             }
         };
         let at_least_0 = || {
             (value >= 0.0)
                 .then_some(value)
-                .ok_or_else(|| format!("{text:?}: expected a number at least 0"))
+                .ok_or_else(|| expected("a number at least 0"))
         };
         match name {
             "iterations" => self.iterations = Some(u64::from(whole()?)),
@@ -244,22 +252,15 @@ impl<G: Learnable> ExpertBot<G> {
             "expand_after" => self.settings.tree.expand_after = count(0.0)?,
             "c" if value.is_finite() => self.settings.tree.exploration = at_least_0()?,
             "prior" if (0.0..=1.0).contains(&value) => self.settings.tree.prior = value,
-            "c" | "prior" => {
-                return Err(format!(
-                    "{text:?}: expected {}",
-                    if name == "c" {
-                        "a finite number at least 0"
-                    } else {
-                        "a number from 0 to 1"
-                    }
-                ));
-            }
+            "c" => return Err(expected("a finite number at least 0")),
+            "prior" => return Err(expected("a number from 0 to 1")),
             _ => {
-                return Err(format!(
-                    "{text:?}: expert has no setting {name:?} (iterations, budget_ms, z, \
-                     min_rounds, halving, deal_tries, uniform, random_playouts, learned, \
-                     temperature, anchor, shortlist, expand_after, c, prior, infer, beta, \
-                     recent)"
+                return Err(BotNameError::unknown_setting(
+                    text,
+                    "expert",
+                    "iterations, budget_ms, z, min_rounds, halving, deal_tries, \
+                     uniform, random_playouts, learned, temperature, anchor, \
+                     shortlist, expand_after, c, prior, infer, beta, recent",
                 ));
             }
         }
@@ -499,7 +500,7 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
 /// or `expert-v1`, the search as it was before it learned (playouts by the game's
 /// hand-written rule), kept to measure the learned search against. `None` for another
 /// name, the error for an override that is wrong.
-pub fn by_name<G: Learnable>(name: &str) -> Option<Result<ExpertBot<G>, String>> {
+pub fn by_name<G: Learnable>(name: &str) -> Option<Result<ExpertBot<G>, BotNameError>> {
     let mut parts = name.split('/');
     let bot = match parts.next()? {
         "expert" => ExpertBot::with_iterations(G::DEFAULT_ITERATIONS),

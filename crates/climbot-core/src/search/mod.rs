@@ -582,8 +582,11 @@ mod tests {
             None
         }
 
-        fn bot(name: &str) -> Result<Box<dyn Policy<Nim>>, String> {
-            Err(format!("nim has no bot {name:?}"))
+        fn bot(name: &str) -> Result<Box<dyn Policy<Nim>>, crate::bot::BotNameError> {
+            Err(crate::bot::BotNameError::Unknown {
+                game: "nim",
+                bot: name.to_string(),
+            })
         }
     }
 

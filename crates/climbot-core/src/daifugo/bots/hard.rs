@@ -30,6 +30,7 @@
 //! inference) with a looser draw.
 
 use super::DaifugoDecision;
+use crate::bot::BotNameError;
 use crate::bot::{DecisionContext, Explained, draw_index, parse_weight, softmax_probabilities};
 use crate::daifugo::Daifugo;
 use crate::daifugo::cards::{Card, CardSet, RANK_2};
@@ -100,7 +101,7 @@ impl Default for Weights {
 
 impl Weights {
     /// The weights with one `name=value` override (tuning and ablation).
-    pub fn with_override(mut self, text: &str) -> Result<Weights, String> {
+    pub fn with_override(mut self, text: &str) -> Result<Weights, BotNameError> {
         let (name, v) = parse_weight(text)?;
         let slot = match name {
             "plan" => &mut self.plan,
@@ -117,11 +118,7 @@ impl Weights {
             "give" => &mut self.give,
             "temperature" => &mut self.temperature,
             "margin" => &mut self.margin,
-            other => {
-                return Err(format!(
-                    "{text:?}: hard and normal have no weight {other:?}"
-                ));
-            }
+            _ => return Err(BotNameError::unknown_setting(text, "hard and normal", "")),
         };
         *slot = v;
         Ok(self)

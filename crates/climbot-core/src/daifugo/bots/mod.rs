@@ -11,6 +11,7 @@ pub use super::decision::{DaifugoDecision, is_legal, legal_decisions};
 use super::Daifugo;
 use super::view::DaifugoView;
 use crate::bot::Difficulty;
+use crate::bot::{BotNameError, OverrideProblem};
 use crate::game::{Game, Policy, no_overrides, served_bot};
 use crate::search::ExpertBot;
 
@@ -52,7 +53,7 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Daifugo>> {
 /// only the last k log entries; `memory=all` the whole log), `passes=0|1` (read passes
 /// as evidence) and `pass_factor=x`. The error names an unknown name or the override
 /// that is wrong and why.
-pub fn by_name(name: &str) -> Result<Box<dyn Policy<Daifugo>>, String> {
+pub fn by_name(name: &str) -> Result<Box<dyn Policy<Daifugo>>, BotNameError> {
     if let Some(policy) = crate::learn::PolicyBot::<Daifugo>::by_name(name) {
         return policy.map(|b| Box::new(b) as Box<dyn Policy<Daifugo>>);
     }
@@ -75,20 +76,20 @@ pub fn by_name(name: &str) -> Result<Box<dyn Policy<Daifugo>>, String> {
     };
     let mut overridden = false;
     for part in overrides.split('/').filter(|p| !p.is_empty()) {
-        let bad = |what: &str| format!("{part:?}: {what}");
+        let bad = |what| BotNameError::override_of(part, OverrideProblem::Expected(what));
         match part.split_once('=') {
             Some(("memory", "all")) => bot.memory.window = None,
             Some(("memory", k)) => {
                 bot.memory.window = Some(
                     k.parse()
-                        .map_err(|_| bad("memory is a count of log entries or all"))?,
+                        .map_err(|_| bad("a count of log entries or all"))?,
                 );
             }
             Some(("passes", v)) => {
                 bot.memory.passes = match v {
                     "0" => false,
                     "1" => true,
-                    _ => return Err(bad("passes is 0 or 1")),
+                    _ => return Err(bad("0 or 1")),
                 };
             }
             Some(("pass_factor", v)) => {
@@ -96,7 +97,7 @@ pub fn by_name(name: &str) -> Result<Box<dyn Policy<Daifugo>>, String> {
                     .parse::<f64>()
                     .ok()
                     .filter(|x| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| bad("pass_factor is a number at least 0"))?;
+                    .ok_or_else(|| bad("a number at least 0"))?;
             }
             _ => bot.weights = bot.weights.with_override(part)?,
         }
@@ -140,7 +141,7 @@ impl Game for Daifugo {
         policy(difficulty)
     }
 
-    fn bot(name: &str) -> Result<Box<dyn Policy<Daifugo>>, String> {
+    fn bot(name: &str) -> Result<Box<dyn Policy<Daifugo>>, BotNameError> {
         by_name(name)
     }
 }

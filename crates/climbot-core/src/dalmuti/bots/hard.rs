@@ -22,6 +22,7 @@
 //! (`docs/measurements/dalmuti-hard.md`).
 
 use super::DalmutiDecision;
+use crate::bot::BotNameError;
 use crate::bot::{DecisionContext, Explained, draw_index, parse_weight, softmax_probabilities};
 use crate::dalmuti::Dalmuti;
 use crate::dalmuti::cards::{Cards, Rank};
@@ -90,7 +91,7 @@ impl Default for Weights {
 
 impl Weights {
     /// The weights with one `name=value` override (for tuning and ablations).
-    pub fn with_override(mut self, text: &str) -> Result<Weights, String> {
+    pub fn with_override(mut self, text: &str) -> Result<Weights, BotNameError> {
         let (name, v) = parse_weight(text)?;
         let slot = match name {
             "plan" => &mut self.plan,
@@ -111,11 +112,7 @@ impl Weights {
             "rivalry" => &mut self.rivalry,
             "temperature" => &mut self.temperature,
             "margin" => &mut self.margin,
-            other => {
-                return Err(format!(
-                    "{text:?}: hard and normal have no weight {other:?}"
-                ));
-            }
+            _ => return Err(BotNameError::unknown_setting(text, "hard and normal", "")),
         };
         *slot = v;
         Ok(self)

@@ -11,6 +11,7 @@ pub use super::decision::{DalmutiDecision, is_legal, legal_decisions};
 use super::Dalmuti;
 use super::view::DalmutiView;
 use crate::bot::Difficulty;
+use crate::bot::{BotNameError, OverrideProblem};
 use crate::game::{Game, Policy, no_overrides};
 use crate::search::ExpertBot;
 
@@ -20,7 +21,7 @@ use crate::search::ExpertBot;
 /// and `memory=n` tricks, 0 = full memory). The error names an unknown name or the
 /// override that is wrong and why. `expert` takes the search's overrides
 /// (`expert/iterations=400`).
-pub fn by_name(name: &str) -> Result<Box<dyn Policy<Dalmuti>>, String> {
+pub fn by_name(name: &str) -> Result<Box<dyn Policy<Dalmuti>>, BotNameError> {
     if let Some(policy) = crate::learn::PolicyBot::<Dalmuti>::by_name(name) {
         return policy.map(|b| Box::new(b) as Box<dyn Policy<Dalmuti>>);
     }
@@ -41,23 +42,26 @@ pub fn by_name(name: &str) -> Result<Box<dyn Policy<Dalmuti>>, String> {
     let mut bot = match base {
         "hard" => hard::HardBot::hard(),
         "normal" => hard::HardBot::normal(),
-        _ => return Err(format!("dalmuti has no bot {base:?}")),
+        _ => {
+            return Err(BotNameError::Unknown {
+                game: "dalmuti",
+                bot: base.to_string(),
+            });
+        }
     };
     let mut overridden = false;
     for part in overrides.split('/').filter(|p| !p.is_empty()) {
-        let bad = |what: &str| format!("{part:?}: {what}");
+        let bad = |what| BotNameError::override_of(part, OverrideProblem::Expected(what));
         match part.split_once('=') {
             Some(("pass_factor", v)) => {
                 bot.memory.pass_factor = v
                     .parse::<f64>()
                     .ok()
                     .filter(|x| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| bad("pass_factor is a number at least 0"))?;
+                    .ok_or_else(|| bad("a number at least 0"))?;
             }
             Some(("memory", v)) => {
-                let n: usize = v
-                    .parse()
-                    .map_err(|_| bad("memory is a count of tricks (0: all)"))?;
+                let n: usize = v.parse().map_err(|_| bad("a count of tricks (0: all)"))?;
                 bot.memory.tricks = (n > 0).then_some(n);
             }
             _ => bot.weights = bot.weights.with_override(part)?,
@@ -134,7 +138,7 @@ impl Game for Dalmuti {
         policy(difficulty)
     }
 
-    fn bot(name: &str) -> Result<Box<dyn Policy<Dalmuti>>, String> {
+    fn bot(name: &str) -> Result<Box<dyn Policy<Dalmuti>>, BotNameError> {
         by_name(name)
     }
 }
@@ -152,9 +156,20 @@ mod tests {
             by_name("hard/tempo=0/memory=2/pass_factor=1").map(|b| b.name()),
             Ok("hard-variant")
         );
-        assert!(by_name("hard/nope=1").is_err_and(|e| e.contains("nope")));
-        assert!(by_name("hard/memory=x").is_err_and(|e| e.contains("memory")));
-        assert!(by_name("easy/bogus=1").is_err_and(|e| e.contains("no overrides")));
+        let error = |name: &str| by_name(name).err().expect("an error").to_string();
+        assert_eq!(
+            error("hard/nope=1"),
+            r#""nope=1": no setting "nope" in hard and normal"#
+        );
+        assert_eq!(
+            error("hard/memory=x"),
+            r#""memory=x": expected a count of tricks (0: all)"#
+        );
+        assert_eq!(
+            error("easy/bogus=1"),
+            r#"easy takes no overrides, not "bogus=1""#
+        );
+        assert_eq!(error("jester"), r#"dalmuti has no bot "jester""#);
         assert_eq!(by_name("expert").map(|b| b.name()), Ok("expert"));
         assert_eq!(
             by_name("expert/iterations=50").map(|b| b.name()),

@@ -27,6 +27,7 @@
 //! inference from passes.
 
 use super::easy::easy_action;
+use crate::bot::BotNameError;
 use crate::bot::{DecisionContext, Explained, draw_index, parse_weight, softmax_probabilities};
 use crate::game::Policy;
 use crate::lexio::Lexio;
@@ -141,7 +142,7 @@ impl HardBot {
 impl Weights {
     /// Applies overrides written `name=value` (e.g. `tempo=0`), for tuning and
     /// ablation from the arena's command line.
-    pub fn with_override(mut self, text: &str) -> Result<Weights, String> {
+    pub fn with_override(mut self, text: &str) -> Result<Weights, BotNameError> {
         let (name, v) = parse_weight(text)?;
         let slot = match name {
             "tiles" => &mut self.tiles,
@@ -162,11 +163,7 @@ impl Weights {
                 self.must_block = v != 0.0;
                 return Ok(self);
             }
-            other => {
-                return Err(format!(
-                    "{text:?}: hard and normal have no weight {other:?}"
-                ));
-            }
+            _ => return Err(BotNameError::unknown_setting(text, "hard and normal", "")),
         };
         *slot = v;
         Ok(self)

@@ -14,6 +14,7 @@ pub use hard::{HardBot, Scored, Weights};
 use super::Lexio;
 use super::view::{Action, LexioView};
 use crate::bot::Difficulty;
+use crate::bot::{BotNameError, OverrideProblem};
 use crate::game::{Game, Policy, no_overrides, served_bot};
 use crate::search::ExpertBot;
 
@@ -38,7 +39,7 @@ pub fn policy(difficulty: Difficulty) -> Option<&'static dyn Policy<Lexio>> {
 /// `memory=all`; `expert` takes the search's overrides (`expert/iterations=400`, see
 /// [`crate::search::ExpertBot::with_override`]).
 /// The error names the part of `name` that is wrong and why.
-pub fn by_name(name: &str) -> Result<Box<dyn Policy<Lexio>>, String> {
+pub fn by_name(name: &str) -> Result<Box<dyn Policy<Lexio>>, BotNameError> {
     if let Some(policy) = crate::learn::PolicyBot::<Lexio>::by_name(name) {
         return policy.map(|b| Box::new(b) as Box<dyn Policy<Lexio>>);
     }
@@ -60,7 +61,7 @@ pub fn by_name(name: &str) -> Result<Box<dyn Policy<Lexio>>, String> {
 }
 
 /// `hard` or `normal` with its overrides, each checked.
-fn tuned(base: &str, overrides: &str) -> Result<HardBot, String> {
+fn tuned(base: &str, overrides: &str) -> Result<HardBot, BotNameError> {
     let mut bot = if base == "hard" {
         HardBot::hard()
     } else {
@@ -73,7 +74,10 @@ fn tuned(base: &str, overrides: &str) -> Result<HardBot, String> {
             Some("all") => bot.memory = None,
             Some(k) => {
                 bot.memory = Some(k.parse().map_err(|_| {
-                    format!("{part:?}: memory is a count of log entries or all, not {k:?}")
+                    BotNameError::override_of(
+                        part,
+                        OverrideProblem::Expected("a count of log entries or all"),
+                    )
                 })?);
             }
             None => bot.weights = bot.weights.with_override(part)?,
@@ -108,7 +112,7 @@ impl Game for Lexio {
         policy(difficulty)
     }
 
-    fn bot(name: &str) -> Result<Box<dyn Policy<Lexio>>, String> {
+    fn bot(name: &str) -> Result<Box<dyn Policy<Lexio>>, BotNameError> {
         by_name(name)
     }
 }
