@@ -153,7 +153,7 @@ pub struct Guide<'a, G: Simulation> {
 /// Deals weighted by evidence: every round draws `draws` fresh deals (each through
 /// [`determinize`]) and plays one of them, chosen with probability proportional to
 /// `exp(log_weight(deal))`, tempered so that the choice spreads over at least half the
-/// draws ([`MIN_EFFECTIVE_SHARE`]): sampling-importance-resampling. The rounds stay
+/// draws (an effective sample size of half): sampling-importance-resampling. The rounds stay
 /// independent (a deal is never played twice), so the paired standard errors that
 /// the race and the anchor compare stay honest; the cost is `draws` weighings a round.
 pub struct Inference<'a, G: Simulation> {
