@@ -428,7 +428,7 @@ fn every_override_of_every_bot_is_checked_by_name_and_value() {
             "lexio",
             "4",
             "hard/nosuch=1",
-            &["nosuch=1", "no weight \"nosuch\""],
+            &["nosuch=1", "no setting \"nosuch\""],
         ),
         (
             "lexio",
@@ -466,7 +466,7 @@ fn every_override_of_every_bot_is_checked_by_name_and_value() {
             &["shortlist=1.5", "whole number"],
         ),
         ("dalmuti", "5", "easy/bogus=1", &["easy", "no overrides"]),
-        ("dalmuti", "5", "hard/nosuch=1", &["no weight \"nosuch\""]),
+        ("dalmuti", "5", "hard/nosuch=1", &["no setting \"nosuch\""]),
         ("dalmuti", "5", "hard/memory=-1", &["memory=-1", "count"]),
         (
             "dalmuti",

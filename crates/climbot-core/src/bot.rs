@@ -364,7 +364,10 @@ impl std::fmt::Display for BotNameError {
                 let name = text.split_once('=').map_or(text.as_str(), |(name, _)| name);
                 match problem {
                     OverrideProblem::NotNameValue => write!(f, "{text:?}: expected name=value"),
-                    OverrideProblem::NotANumber => write!(f, "{text:?}: the value is not a number"),
+                    OverrideProblem::NotANumber => {
+                        let value = text.split_once('=').map_or("", |(_, value)| value);
+                        write!(f, "{text:?}: {value:?} is not a number")
+                    }
                     OverrideProblem::UnknownSetting { bot, known: "" } => {
                         write!(f, "{text:?}: no setting {name:?} in {bot}")
                     }
