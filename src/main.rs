@@ -16,7 +16,8 @@ Exit status:
   0   success
   64  usage: an unknown flag or value, a value out of range (e.g. --blocks 1: an
       interval needs 2 blocks), a flag that does not apply to the game, a bad
-      server configuration or a listen address that cannot be bound
+      server configuration (a TLS certificate or key that cannot be served
+      included) or a listen address that cannot be bound
   1   the run failed: a file that cannot be read or written, a server that cannot
       be reached, an illegal action or broken invariant found by self-play";
 
@@ -342,6 +343,11 @@ fn serve(args: &ServeArgs) -> ExitCode {
             max_message_bytes = config.max_message_bytes,
             drain_delay_ms = config.drain_delay.as_millis(),
             shutdown_grace_ms = config.shutdown_grace.as_millis(),
+            tls = match &config.tls {
+                None => "off",
+                Some(tls) if tls.is_mutual() => "mutual",
+                Some(_) => "on",
+            },
             "climbot starting"
         );
         service::run(config, grpc, Some(metrics), shutdown_signal())

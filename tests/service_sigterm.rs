@@ -93,26 +93,6 @@ async fn sigterm_lets_the_in_flight_call_finish_then_exits_0() {
     }
 }
 
-fn bad_config(args: &[&str], env: &[(&str, &str)], expected: &str) {
-    let mut cmd = climbot_command();
-    cmd.arg("serve").args(args);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(64), "{args:?}: {stderr}");
-    // One line, or what the command-line parser found wrong with clap's whole message:
-    // the line that says so, then the usage.
-    let first = stderr.lines().next().unwrap_or_default();
-    assert!(first.starts_with("climbot: "), "{stderr}");
-    assert!(
-        stderr.lines().count() == 1 || stderr.contains("\nUsage: climbot serve"),
-        "one line, or clap's message with its usage: {stderr}"
-    );
-    assert!(first.contains(expected), "{expected:?} not in {stderr:?}");
-}
-
 #[test]
 fn a_bad_configuration_exits_64_with_one_line() {
     bad_config(&["--max-budget-ms", "0"], &[], "--max-budget-ms");

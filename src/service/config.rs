@@ -2,10 +2,12 @@
 //! `CLIMBOT_*`, checked into a [`Config`].
 
 use crate::bot::Difficulty;
+use crate::service::tls::{self, Tls, TlsError, TlsFiles};
 use crate::service::transport::Transport;
 use clap::{Args, ValueEnum};
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Flags of `climbot serve`.
@@ -49,6 +51,17 @@ pub struct ServeArgs {
     /// After the drain delay, how long in-flight calls may take to finish before exit.
     #[arg(long, env = "CLIMBOT_SHUTDOWN_GRACE", default_value = "10s", value_parser = parse_duration)]
     pub shutdown_grace: Duration,
+    /// Serve TLS on the gRPC port with this certificate chain (PEM, leaf first); needs
+    /// --tls-key. Read again when it changes. Without it: plaintext.
+    #[arg(long, env = "CLIMBOT_TLS_CERT", value_name = "FILE")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM: PKCS#8, RSA or EC).
+    #[arg(long, env = "CLIMBOT_TLS_KEY", value_name = "FILE")]
+    pub tls_key: Option<PathBuf>,
+    /// Mutual TLS: clients must present a certificate signed by one of these CA
+    /// certificates (PEM); needs --tls-cert and --tls-key.
+    #[arg(long, env = "CLIMBOT_TLS_CLIENT_CA", value_name = "FILE")]
+    pub tls_client_ca: Option<PathBuf>,
     /// Log format.
     #[arg(long, env = "CLIMBOT_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
@@ -110,6 +123,8 @@ pub struct Config {
     pub shutdown_grace: Duration,
     /// The HTTP/2 settings of every connection (maximum age, timeouts, limits).
     pub transport: Transport,
+    /// TLS on the gRPC port (`None`: plaintext).
+    pub tls: Option<Tls>,
     /// Tests only: called at fixed points of every SelectPlay and ListLegalPlays call,
     /// so that a test can make the server panic there. No flag or request sets it.
     #[doc(hidden)]
@@ -144,6 +159,7 @@ impl Default for Config {
             drain_delay: Duration::ZERO,
             shutdown_grace: Duration::from_secs(10),
             transport: Transport::default(),
+            tls: None,
             fault_hook: None,
         }
     }
@@ -155,7 +171,8 @@ pub fn available_cpus() -> usize {
 }
 
 impl ServeArgs {
-    /// Checks the flags; the error names the flag.
+    /// Checks the flags and reads the TLS files; the error names the flag (and the
+    /// file).
     pub fn to_config(&self) -> Result<Config, ConfigError> {
         let out_of_range = |flag, range, value: u64| ConfigError::OutOfRange { flag, range, value };
         if self.max_budget_ms == 0 || self.max_budget_ms > 600_000 {
@@ -195,6 +212,7 @@ impl ServeArgs {
                 reason: e.to_string(),
             });
         }
+        let tls = self.tls_files()?.map(Tls::load).transpose()?;
         Ok(Config {
             default_difficulty: self.default_difficulty.into(),
             max_budget: Duration::from_millis(self.max_budget_ms),
@@ -210,8 +228,29 @@ impl ServeArgs {
                 close_grace: self.shutdown_grace,
                 ..Transport::default()
             },
+            tls,
             fault_hook: None,
         })
+    }
+
+    /// The TLS files the flags name (`None`: plaintext); a flag without the ones it
+    /// needs is an error.
+    fn tls_files(&self) -> Result<Option<TlsFiles>, ConfigError> {
+        let needs = |flag, needed| Err(ConfigError::Needs { flag, needed });
+        match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Ok(Some(TlsFiles {
+                cert: cert.clone(),
+                key: key.clone(),
+                client_ca: self.tls_client_ca.clone(),
+                reload_interval: tls::RELOAD_INTERVAL,
+            })),
+            (Some(_), None) => needs("--tls-cert", "--tls-key"),
+            (None, Some(_)) => needs("--tls-key", "--tls-cert"),
+            (None, None) if self.tls_client_ca.is_some() => {
+                needs("--tls-client-ca", "--tls-cert and --tls-key")
+            }
+            (None, None) => Ok(None),
+        }
     }
 }
 
@@ -236,6 +275,22 @@ pub enum ConfigError {
         /// Why.
         reason: String,
     },
+    /// A flag given without another one it needs (`--tls-cert` without `--tls-key`).
+    Needs {
+        /// The flag given.
+        flag: &'static str,
+        /// What it needs.
+        needed: &'static str,
+    },
+    /// A TLS file that cannot be served: missing, unreadable, unparsable, outside its
+    /// validity, or a key that is not the certificate's.
+    Tls(TlsError),
+}
+
+impl From<TlsError> for ConfigError {
+    fn from(error: TlsError) -> Self {
+        ConfigError::Tls(error)
+    }
 }
 
 impl std::fmt::Display for ConfigError {
@@ -250,6 +305,8 @@ impl std::fmt::Display for ConfigError {
             ConfigError::LogFilter { filter, reason } => {
                 write!(f, "--log {filter:?} is not a valid filter: {reason}")
             }
+            ConfigError::Needs { flag, needed } => write!(f, "{flag} needs {needed}"),
+            ConfigError::Tls(error) => error.fmt(f),
         }
     }
 }
@@ -303,6 +360,41 @@ pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tls_flag_without_its_pair_is_refused() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Command {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let refused = |args: &[&str]| {
+            let args = std::iter::once("serve").chain(args.iter().copied());
+            Command::try_parse_from(args)
+                .unwrap()
+                .serve
+                .to_config()
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            refused(&["--tls-cert", "c.pem"]),
+            "--tls-cert needs --tls-key"
+        );
+        assert_eq!(
+            refused(&["--tls-key", "k.pem"]),
+            "--tls-key needs --tls-cert"
+        );
+        assert_eq!(
+            refused(&["--tls-client-ca", "ca.pem"]),
+            "--tls-client-ca needs --tls-cert and --tls-key"
+        );
+        assert!(
+            refused(&["--tls-cert", "/nonexistent/c.pem", "--tls-key", "k.pem"])
+                .starts_with("--tls-cert /nonexistent/c.pem: cannot be read")
+        );
+    }
 
     #[test]
     fn durations_parse() {

@@ -26,6 +26,9 @@ pub const WITHHELD_ANSWERS: &str = "climbot_withheld_answers_total";
 pub const DECISIONS_IN_FLIGHT: &str = "climbot_decisions_in_flight";
 /// Gauge, always 1, labels `version`.
 pub const BUILD_INFO: &str = "climbot_build_info";
+/// Gauge of the serving TLS certificate's not-after, in seconds since the Unix epoch
+/// (set when TLS is on, at start and at each reload).
+pub const TLS_CERTIFICATE_EXPIRY: &str = "climbot_tls_certificate_expiry_seconds";
 
 /// Histogram buckets in seconds: 50 us to 5 s.
 pub const DURATION_BUCKETS: [f64; 16] = [
@@ -317,6 +320,12 @@ pub fn record_call(call: &CallOutcome) {
     }
 }
 
+/// Sets the gauge of the serving TLS certificate's not-after, in seconds since the Unix
+/// epoch (nothing before [`install`]).
+pub fn record_tls_certificate_expiry(not_after: i64) {
+    metrics::gauge!(TLS_CERTIFICATE_EXPIRY).set(not_after as f64);
+}
+
 /// Counts one answer withheld at its deadline (nothing before [`install`]).
 pub fn record_withheld_answer(rpc: Option<Rpc>) {
     if INSTALLED.get().is_some() {
@@ -342,6 +351,11 @@ fn describe() {
     );
     metrics::describe_gauge!(DECISIONS_IN_FLIGHT, "Decisions being computed");
     metrics::describe_gauge!(BUILD_INFO, "Build information (always 1)");
+    metrics::describe_gauge!(
+        TLS_CERTIFICATE_EXPIRY,
+        metrics::Unit::Seconds,
+        "Not-after of the serving TLS certificate, in seconds since the Unix epoch"
+    );
 }
 
 /// Keeps `climbot_decisions_in_flight` up while alive.

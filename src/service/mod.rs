@@ -20,6 +20,7 @@ pub mod lexio;
 pub mod metrics;
 mod pool;
 mod server;
+pub mod tls;
 pub mod transport;
 pub mod warm;
 
@@ -29,4 +30,5 @@ pub use game::derive_seed;
 pub use guard::Guarded;
 pub use handler::{BotHandler, RequestHeader, SelectPlayInput};
 pub use server::{BotServer, ServeError, run};
+pub use tls::{Tls, TlsError, TlsFiles};
 pub use transport::Transport;

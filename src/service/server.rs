@@ -1,5 +1,7 @@
 //! The gRPC server: BotService, health, reflection, the metrics endpoint and the
-//! bounded graceful shutdown, over the HTTP/2 transport of `service::transport`.
+//! bounded graceful shutdown, over the HTTP/2 transport of `service::transport`
+//! (plaintext, or TLS with `service::tls`: health and reflection share the port and its
+//! security).
 
 use crate::pb;
 use crate::pb::bot_service_server::BotServiceServer;
@@ -58,11 +60,25 @@ pub async fn run(
         .add_service(reflection_v1alpha)
         .add_service(bot)
         .prepare();
+    // Certificates are read again when they change, for as long as the server runs.
+    let watch_task = config.tls.clone().map(|tls| {
+        tls.record_expiry();
+        tracing::info!(
+            cert = %tls.files().cert.display(),
+            not_after = %tls.not_after_text(),
+            mutual = tls.is_mutual(),
+            reload_interval_ms = tls.files().reload_interval.as_millis(),
+            "TLS on the gRPC port"
+        );
+        tokio::spawn(tls.watch())
+    });
+    let _abort_watch = AbortOnDrop(watch_task);
     let stop = CancellationToken::new();
     let mut serving = tokio::spawn(transport::serve(
         grpc,
         routes,
         config.transport.clone(),
+        config.tls.clone(),
         stop.clone(),
     ));
 

@@ -2,7 +2,9 @@
 //! connection runs with bounded, chosen settings (docs/operations.md, "HTTP/2 settings"):
 //!
 //! - a client must send its HTTP/2 preface and first SETTINGS frame within
-//!   [`Transport::handshake_timeout`], or the connection is dropped;
+//!   [`Transport::handshake_timeout`], or the connection is dropped; with TLS on
+//!   (`service::tls`), the TLS handshake comes first, within the same time from the
+//!   connection's accept;
 //! - HTTP/2 keepalive pings find dead peers, and peers that stall mid-frame;
 //! - a connection with no call open for [`Transport::idle_timeout`] is closed gracefully
 //!   (GOAWAY), as is one older than its maximum age (with jitter, for balancing);
@@ -10,10 +12,12 @@
 //! - the stream limits bound what one connection may cost, and a client that resets
 //!   many calls at once (its deadlines firing together) is not taken for an attack.
 //!
-//! The server's graceful shutdown stops accepting, sends GOAWAY on every connection and
+//! A TLS handshake runs on the connection's own task: one that fails or stalls costs
+//! that connection alone. The server's graceful shutdown stops accepting, sends GOAWAY on every connection and
 //! waits for them; `service::server` bounds that wait.
 
 use crate::bot::StableHasher;
+use crate::service::tls::Tls;
 use hyper::body::Incoming;
 use hyper::server::conn::http2;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -28,6 +32,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinSet;
+use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tonic::body::Body;
 use tonic::codegen::{Service, http};
@@ -53,7 +58,8 @@ pub struct Transport {
     pub stream_window: u32,
     /// Flow-control window of one connection.
     pub connection_window: u32,
-    /// Time for a new connection to send its preface and first SETTINGS frame.
+    /// Time for a new connection to send its preface and first SETTINGS frame (with
+    /// TLS, to complete the TLS handshake and then send them).
     pub handshake_timeout: Duration,
     /// A PING after this much silence from the client...
     pub keepalive_interval: Duration,
@@ -111,11 +117,13 @@ impl Transport {
 }
 
 /// Serves `routes` on `listener` until `shutdown` is cancelled, then stops accepting,
-/// sends GOAWAY on every connection and returns when they have all closed.
+/// sends GOAWAY on every connection and returns when they have all closed. With `tls`,
+/// every connection begins with a TLS handshake, with the configuration loaded last.
 pub async fn serve(
     listener: TcpListener,
     routes: Routes,
     transport: Transport,
+    tls: Option<Tls>,
     shutdown: CancellationToken,
 ) {
     let transport = Arc::new(transport);
@@ -140,13 +148,26 @@ pub async fn serve(
                             .finish(),
                     )
                 });
-                connections.spawn(connection(
-                    stream,
-                    routes.clone(),
-                    transport.clone(),
-                    age,
-                    shutdown.clone(),
-                ));
+                match &tls {
+                    None => {
+                        let (routes, transport, shutdown) =
+                            (routes.clone(), transport.clone(), shutdown.clone());
+                        connections.spawn(async move {
+                            let opened = Instant::now();
+                            connection(stream, opened, routes, transport, age, shutdown).await;
+                        });
+                    }
+                    Some(tls) => {
+                        connections.spawn(secured(
+                            tls.acceptor(),
+                            stream,
+                            routes.clone(),
+                            transport.clone(),
+                            age,
+                            shutdown.clone(),
+                        ));
+                    }
+                }
             }
             Err(error) => {
                 // Out of file descriptors, mostly: wait instead of spinning.
@@ -166,9 +187,11 @@ fn jittered(age: Duration, hash: u64) -> Duration {
     age.mul_f64(1.0 + permyriad / 10_000.0)
 }
 
-/// Serves one connection until it closes, applying the handshake, idle and age limits
-/// and the server's shutdown.
-async fn connection(
+/// Runs the TLS handshake of one connection, within the handshake timeout, then serves
+/// it like a plaintext one. A handshake that fails or stalls drops this connection
+/// alone; the server's shutdown drops one still in its handshake.
+async fn secured(
+    acceptor: TlsAcceptor,
     stream: TcpStream,
     routes: Routes,
     transport: Arc<Transport>,
@@ -176,6 +199,36 @@ async fn connection(
     shutdown: CancellationToken,
 ) {
     let opened = Instant::now();
+    let deadline = tokio::time::Instant::from_std(opened + transport.handshake_timeout);
+    let stream = tokio::select! {
+        accepted = tokio::time::timeout_at(deadline, acceptor.accept(stream)) => match accepted {
+            Ok(Ok(stream)) => stream,
+            Ok(Err(error)) => {
+                tracing::debug!(%error, "connection dropped: TLS handshake failed");
+                return;
+            }
+            Err(_elapsed) => {
+                tracing::debug!("connection dropped: no TLS handshake in time");
+                return;
+            }
+        },
+        () = shutdown.cancelled() => return,
+    };
+    connection(stream, opened, routes, transport, max_age, shutdown).await;
+}
+
+/// Serves one connection, opened at `opened`, until it closes, applying the handshake,
+/// idle and age limits and the server's shutdown.
+async fn connection<S>(
+    stream: S,
+    opened: Instant,
+    routes: Routes,
+    transport: Arc<Transport>,
+    max_age: Option<Duration>,
+    shutdown: CancellationToken,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let handshake = Arc::new(AtomicBool::new(false));
     let activity = Arc::new(Activity::new(opened));
     let io = TokioIo::new(Observed {
@@ -365,13 +418,14 @@ impl Preface {
     }
 }
 
-/// A connection's socket, watching its first bytes until the handshake is complete.
-struct Observed {
-    io: TcpStream,
+/// A connection's stream (its socket, or the TLS stream over it), watching its first
+/// bytes until the handshake is complete.
+struct Observed<S> {
+    io: S,
     preface: Preface,
 }
 
-impl AsyncRead for Observed {
+impl<S: AsyncRead + Unpin> AsyncRead for Observed<S> {
     fn poll_read(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -387,7 +441,7 @@ impl AsyncRead for Observed {
     }
 }
 
-impl AsyncWrite for Observed {
+impl<S: AsyncWrite + Unpin> AsyncWrite for Observed<S> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod playground;
+pub mod tls;
 
 use climbot::pb;
 use climbot::pb::bot_service_client::BotServiceClient;
@@ -10,13 +11,15 @@ use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
-use tonic::transport::Channel;
+use tonic::transport::{Channel, ClientTlsConfig};
 use tonic_health::pb::health_client::HealthClient;
 
 /// A server running in this test's runtime.
 pub struct TestServer {
     pub addr: SocketAddr,
     pub metrics_addr: SocketAddr,
+    /// How its clients connect over TLS (`None`: plaintext).
+    pub client_tls: Option<ClientTlsConfig>,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<Result<(), ServeError>>>,
 }
@@ -34,6 +37,15 @@ pub fn test_config() -> Config {
 
 /// Starts a server with `config` on ephemeral ports.
 pub async fn start(config: Config) -> TestServer {
+    start_with(config, None).await
+}
+
+/// Starts a server with `config` (TLS on) whose clients connect with `client_tls`.
+pub async fn start_tls(config: Config, client_tls: ClientTlsConfig) -> TestServer {
+    start_with(config, Some(client_tls)).await
+}
+
+async fn start_with(config: Config, client_tls: Option<ClientTlsConfig>) -> TestServer {
     let grpc = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let metrics = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = grpc.local_addr().unwrap();
@@ -45,6 +57,7 @@ pub async fn start(config: Config) -> TestServer {
     let server = TestServer {
         addr,
         metrics_addr,
+        client_tls,
         shutdown: Some(tx),
         task: Some(task),
     };
@@ -64,11 +77,16 @@ pub async fn start(config: Config) -> TestServer {
 
 impl TestServer {
     pub async fn channel(&self) -> Channel {
-        Channel::from_shared(format!("http://{}", self.addr))
-            .unwrap()
-            .connect()
-            .await
-            .unwrap()
+        match &self.client_tls {
+            None => Channel::from_shared(format!("http://{}", self.addr))
+                .unwrap()
+                .connect()
+                .await
+                .unwrap(),
+            Some(client_tls) => tls::tls_channel(self.addr, client_tls.clone())
+                .await
+                .unwrap(),
+        }
     }
 
     pub async fn client(&self) -> BotServiceClient<Channel> {
@@ -318,6 +336,30 @@ pub fn climbot_command() -> std::process::Command {
         }
     }
     command
+}
+
+/// Runs `climbot serve` with `args` and `env`, which must refuse the configuration:
+/// exit 64, one line on stderr (or clap's message with its usage) whose first line
+/// contains `expected`. Returns stderr.
+pub fn bad_config(args: &[&str], env: &[(&str, &str)], expected: &str) -> String {
+    let mut cmd = climbot_command();
+    cmd.arg("serve").args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(64), "{args:?}: {stderr}");
+    // One line, or what the command-line parser found wrong with clap's whole message:
+    // the line that says so, then the usage.
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(first.starts_with("climbot: "), "{stderr}");
+    assert!(
+        stderr.lines().count() == 1 || stderr.contains("\nUsage: climbot serve"),
+        "one line, or clap's message with its usage: {stderr}"
+    );
+    assert!(first.contains(expected), "{expected:?} not in {stderr:?}");
+    stderr
 }
 
 /// Starts the real binary (`climbot serve`, this build) with `slots` decision slots,
