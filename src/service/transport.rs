@@ -13,8 +13,8 @@
 //!   many calls at once (its deadlines firing together) is not taken for an attack.
 //!
 //! A TLS handshake runs on the connection's own task: one that fails or stalls costs
-//! that connection alone. The server's graceful shutdown stops accepting, sends GOAWAY on every connection and
-//! waits for them; `service::server` bounds that wait.
+//! that connection alone. The server's graceful shutdown stops accepting, sends GOAWAY
+//! on every connection and waits for them; `service::server` bounds that wait.
 
 use crate::bot::StableHasher;
 use crate::service::tls::Tls;
