@@ -41,6 +41,15 @@ pub trait Searchable: Simulation {
     /// `cargo bench --bench search` gives the cost per playout.
     const DEFAULT_ITERATIONS: u64;
 
+    /// Playouts of the arena's `expert-v1`, the search with the hand-written rule as it
+    /// was before it learned: about the time of [`Searchable::DEFAULT_ITERATIONS`]
+    /// with the rule (the same count, where the served search plays by the rule).
+    const RULE_ITERATIONS: u64 = Self::DEFAULT_ITERATIONS;
+
+    /// How the served EXPERT's playouts choose their actions: the hand-written rule
+    /// (the default), or the trained policy where it measured stronger at equal time.
+    const PLAYOUT: PlayoutPolicy = PlayoutPolicy::Rule;
+
     /// How many standard errors of paired evidence the search's leader needs over the
     /// evaluation bot's choice ([`Searchable::evaluation_policy`]) to replace it; 0
     /// (the default): the leader is answered whatever the evaluation bot would play.
@@ -151,7 +160,7 @@ impl<G: Learnable> ExpertBot<G> {
             },
             budget: None,
             uniform_deals: false,
-            playout: PlayoutPolicy::Rule,
+            playout: G::PLAYOUT,
             anchor_z: G::ANCHOR_Z,
             shortlist: G::SHORTLIST,
             inference: DealInference::OFF,
@@ -505,7 +514,7 @@ pub fn by_name<G: Learnable>(name: &str) -> Option<Result<ExpertBot<G>, BotNameE
     let bot = match parts.next()? {
         "expert" => ExpertBot::with_iterations(G::DEFAULT_ITERATIONS),
         "expert-v1" => {
-            let mut bot = ExpertBot::with_iterations(G::DEFAULT_ITERATIONS);
+            let mut bot = ExpertBot::with_iterations(G::RULE_ITERATIONS);
             bot.name = "expert-v1";
             bot.playout = PlayoutPolicy::Rule;
             bot
