@@ -6,16 +6,22 @@ beyond what a schema can see (run by validate.sh).
                                            Kubernetes' own API groups, crd-NN-Kind.yaml
                                            for the others
   consistency.py check NAME=BUILD.yaml ... the base (NAME base) and the overlays
-                                           pod-annotations and servicemonitor
+                                           pod-annotations, servicemonitor and tls
 
 The checks: every selector (Services, PDB, NetworkPolicy, HPA target, topology spread,
 ServiceMonitor) selects the Deployment's pods; every named port they use exists; the
 readiness probe survives one slow probe; the base has no prometheus.io annotations, the
 pod-annotations overlay has them (pointing at the metrics port) and no ServiceMonitor,
 the servicemonitor overlay has the ServiceMonitor and no annotations (so the two ways to
-scrape never both apply); apart from that, each overlay builds the base's objects
-unchanged. And the alert rules (deploy/prometheus/alerts.yaml) use the ConfigMap's
-numbers: the decision slots, and the largest budget + 10% as the search latency limit.
+scrape never both apply); the tls overlay has a cert-manager Certificate naming every
+Service, whose Secret the pod mounts read-only as a whole directory (so that renewals
+reach it), CLIMBOT_TLS_CERT and CLIMBOT_TLS_KEY naming files in that mount, TCP probes
+on the gRPC port (the kubelet's gRPC probes speak no TLS) and no h2c appProtocol; apart
+from that, each overlay builds the base's objects unchanged. Every CLIMBOT_* variable
+the ConfigMap or a container sets is one `climbot serve` reads (the `env = "..."` of
+src/service/config.rs). And the alert rules (deploy/prometheus/alerts.yaml) use the
+ConfigMap's numbers: the decision slots, and the largest budget + 10% as the search
+latency limit.
 """
 
 import copy
@@ -26,6 +32,8 @@ import sys
 import yaml
 
 ANNOTATIONS = ("prometheus.io/scrape", "prometheus.io/port", "prometheus.io/path")
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROBES = ("startupProbe", "readinessProbe", "livenessProbe")
 
 
 def fail(message):
@@ -103,7 +111,7 @@ def check_base(objs):
 
     # Probes on the gRPC port; readiness tolerates a slow probe: more than one failure
     # in a row, and a timeout shorter than the period (probes do not pile up).
-    for probe_name in ("startupProbe", "readinessProbe", "livenessProbe"):
+    for probe_name in PROBES:
         probe = container[probe_name]
         if probe["grpc"]["port"] != ports["grpc"]:
             fail(f"{probe_name}: not on the gRPC port {ports['grpc']}")
@@ -139,8 +147,7 @@ def without_scraping(objs):
 
 def check_alerts(objs):
     config = one(objs, "ConfigMap", "climbot-config")["data"]
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "../prometheus/alerts.yaml")
+    path = os.path.join(HERE, "../prometheus/alerts.yaml")
     with open(path) as f:
         rules = {r["alert"]: r["expr"] for g in yaml.safe_load(f)["groups"]
                  for r in g["rules"] if "alert" in r}
@@ -159,6 +166,89 @@ def check_alerts(objs):
     if abs(threshold("ClimbotSearchLatencyHigh", ">") - limit) > 1e-9:
         fail(f"alerts.yaml: ClimbotSearchLatencyHigh should use {limit:g} s "
              "(CLIMBOT_MAX_BUDGET_MS + 10%)")
+
+
+def serve_variables():
+    """The CLIMBOT_* variables `climbot serve` reads: the `env = "..."` of its flags."""
+    with open(os.path.join(HERE, "../../src/service/config.rs")) as f:
+        names = set(re.findall(r'env\s*=\s*"(CLIMBOT_[A-Z0-9_]+)"', f.read()))
+    if not names:
+        fail("src/service/config.rs: no env = \"CLIMBOT_...\" found")
+    return names
+
+
+def check_variables(name, objs):
+    known = serve_variables()
+    config = one(objs, "ConfigMap", "climbot-config")["data"]
+    container = one(objs, "Deployment", "climbot")["spec"]["template"]["spec"]["containers"][0]
+    for var in list(config) + [e["name"] for e in container.get("env", [])]:
+        if var.startswith("CLIMBOT_") and var not in known:
+            fail(f"{name}: {var} is not a variable of climbot serve (src/service/config.rs)")
+
+
+def without_tls(objs):
+    """The objects less the Certificate, the pod's volumes, mounts and variables, the
+    probes' handlers and the gRPC ports' appProtocol."""
+    rest = []
+    for obj in objs:
+        if obj["kind"] == "Certificate":
+            continue
+        obj = copy.deepcopy(obj)
+        if obj["kind"] == "Deployment":
+            pod = obj["spec"]["template"]["spec"]
+            pod.pop("volumes", None)
+            for container in pod["containers"]:
+                for key in ("env", "volumeMounts"):
+                    container.pop(key, None)
+                for probe in PROBES:
+                    for handler in ("grpc", "tcpSocket"):
+                        container.get(probe, {}).pop(handler, None)
+        if obj["kind"] == "Service":
+            for port in obj["spec"]["ports"]:
+                if port["name"] == "grpc":
+                    port.pop("appProtocol", None)
+        rest.append(obj)
+    return sorted(rest, key=lambda o: (o["kind"], o["metadata"]["name"]))
+
+
+def check_tls(objs, base, ports):
+    certificate = one(objs, "Certificate")
+    if certificate["apiVersion"] != "cert-manager.io/v1":
+        fail(f"Certificate: apiVersion {certificate['apiVersion']}")
+    spec = certificate["spec"]
+    if not spec.get("issuerRef", {}).get("name"):
+        fail("Certificate: no issuerRef.name")
+    names = set(spec.get("dnsNames", []))
+    for service in [o for o in objs if o["kind"] == "Service"]:
+        if service["metadata"]["name"] not in names:
+            fail(f"Certificate: dnsNames lack the Service {service['metadata']['name']}")
+        for port in service["spec"]["ports"]:
+            if port["name"] == "grpc" and port.get("appProtocol") == "kubernetes.io/h2c":
+                fail(f"tls: Service {service['metadata']['name']} still says h2c on grpc")
+    pod = one(objs, "Deployment", "climbot")["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    volumes = [v["name"] for v in pod.get("volumes", [])
+               if v.get("secret", {}).get("secretName") == spec["secretName"]]
+    if len(volumes) != 1:
+        fail(f"tls: the Secret {spec['secretName']} is not one volume of the pod")
+    mounts = [m for m in container.get("volumeMounts", []) if m["name"] == volumes[0]]
+    if len(mounts) != 1 or not mounts[0].get("readOnly") or mounts[0].get("subPath"):
+        fail("tls: the Secret's volume should be mounted once, readOnly, without subPath "
+             "(a subPath mount never sees a renewed Secret)")
+    mount = mounts[0]["mountPath"].rstrip("/")
+    env = {e["name"]: e.get("value") for e in container.get("env", [])}
+    for var, file in (("CLIMBOT_TLS_CERT", "tls.crt"), ("CLIMBOT_TLS_KEY", "tls.key")):
+        if env.get(var) != f"{mount}/{file}":
+            fail(f"tls: {var} should be {mount}/{file}, is {env.get(var)}")
+    for probe_name in PROBES:
+        probe = container[probe_name]
+        if "grpc" in probe:
+            fail(f"tls: {probe_name} is a gRPC probe, which speaks no TLS")
+        port = probe.get("tcpSocket", {}).get("port")
+        if port not in ("grpc", ports["grpc"]):
+            fail(f"tls: {probe_name} should be a TCP probe on the gRPC port")
+    if without_tls(objs) != without_tls(base):
+        fail("tls: changes more than TLS (compare with the base)")
 
 
 def check(builds):
@@ -208,6 +298,9 @@ def check(builds):
     for name in ("pod-annotations", "servicemonitor"):
         if without_scraping(builds[name]) != without_scraping(base):
             fail(f"{name}: changes more than the scraping (compare with the base)")
+    check_tls(builds["tls"], base, ports)
+    for name, objs in builds.items():
+        check_variables(name, objs)
     check_alerts(base)
     print(f"consistency: ok ({', '.join(sorted(builds))}; pods {labels})")
 
@@ -217,7 +310,7 @@ def main():
         split(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 3 and sys.argv[1] == "check":
         builds = dict(arg.split("=", 1) for arg in sys.argv[2:])
-        for name in ("base", "pod-annotations", "servicemonitor"):
+        for name in ("base", "pod-annotations", "servicemonitor", "tls"):
             if name not in builds:
                 fail(f"missing build {name}")
         check({name: load(path) for name, path in builds.items()})

@@ -10,7 +10,8 @@
 # Then builds the base and each overlay of deploy/k8s-overlays/ with `kubectl kustomize`
 # (built into kubectl; components need 1.21 or later; no cluster, no network), validates
 # every object built the same way, and checks that the objects agree with each other
-# (consistency.py: selectors, named ports, scrape annotations on or off, probes).
+# (consistency.py: selectors, named ports, scrape annotations on or off, probes, the
+# TLS overlay's Certificate, Secret, variables and probes).
 set -euo pipefail
 cd "$(dirname "$0")"
 # The console script may not be on PATH (pip --user): run the module.
@@ -57,8 +58,10 @@ for v in "${versions[@]}"; do
     echo "validate: a built-in resource has no schema for $v" >&2
     exit 1
   fi
-  # The ServiceMonitor is a CRD: no schema bundled, so only its YAML is checked.
+  # The ServiceMonitor and cert-manager's Certificate are CRDs: no schema bundled, so
+  # only their YAML is checked here (consistency.py checks what they refer to).
   kubernetes-validate --strict -k "$v" components/servicemonitor/servicemonitor.yaml
+  kubernetes-validate --strict -k "$v" components/tls/certificate.yaml
   if kubernetes-validate --strict --quiet -k "$v" "$tmp/typo.yaml" >/dev/null 2>&1; then
     echo "validate: --strict accepted a misspelt field against $v" >&2
     exit 1

@@ -5,12 +5,20 @@
 // that it is refused with INVALID_ARGUMENT naming the field.
 //
 //	go run . 127.0.0.1:50051
+//	go run . -ca ca.crt 127.0.0.1:50051                                  # TLS
+//	go run . -ca ca.crt -cert client.crt -key client.key 127.0.0.1:50051 # mutual TLS
+//
+// Plaintext by default; -ca calls over TLS, trusting the server's certificate when that
+// CA signed it; -cert and -key add a client certificate for mutual TLS.
 //
 // The code in gen/ is generated from ../../proto (see README.md).
 package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -18,6 +26,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
@@ -190,20 +199,86 @@ func refused(client pb.BotServiceClient) error {
 	return nil
 }
 
-func main() {
-	addr := "127.0.0.1:50051"
-	if len(os.Args) > 1 {
-		addr = os.Args[1]
+// transport: plaintext without a CA file; TLS trusting the CA file's certificates, with
+// a client certificate (mutual TLS) when certFile and keyFile are given.
+func transport(caFile, certFile, keyFile string) (grpc.DialOption, error) {
+	if caFile == "" {
+		return grpc.WithInsecure(), nil // insecure.NewCredentials() on gRPC-Go >= 1.34
 	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, err
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s: no PEM certificate in it", caFile)
+	}
+	config := &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	if certFile != "" {
+		pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+		if err != nil {
+			return nil, err
+		}
+		config.Certificates = []tls.Certificate{pair}
+	}
+	return grpc.WithTransportCredentials(credentials.NewTLS(config)), nil
+}
+
+// reachable makes one call that should succeed; its error says why it did not.
+func reachable(client pb.BotServiceClient) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	conn, err := grpc.DialContext(ctx, addr, grpc.WithInsecure(), grpc.WithBlock())
+	_, err := client.ListLegalPlays(ctx, &pb.ListLegalPlaysRequest{View: lexioView()})
+	return err
+}
+
+func main() {
+	caFile := flag.String("ca", "", "call over TLS, trusting the CA certificates in this PEM `file`")
+	certFile := flag.String("cert", "", "mutual TLS: the client certificate chain (PEM `file`); needs -key")
+	keyFile := flag.String("key", "", "mutual TLS: the client certificate's private key (PEM `file`)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(),
+			"usage: %s [-ca FILE [-cert FILE -key FILE]] [ADDRESS (default 127.0.0.1:50051)]\n",
+			os.Args[0])
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	addr := "127.0.0.1:50051"
+	if flag.NArg() > 0 {
+		addr = flag.Arg(0)
+	}
+	if (*certFile == "") != (*keyFile == "") {
+		fmt.Fprintln(os.Stderr, "go: -cert and -key go together")
+		os.Exit(2)
+	}
+	if *certFile != "" && *caFile == "" {
+		fmt.Fprintln(os.Stderr, "go: -cert and -key need -ca (a client certificate is sent over TLS)")
+		os.Exit(2)
+	}
+	creds, err := transport(*caFile, *certFile, *keyFile)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "connect %s: %v\n", addr, err)
-		os.Exit(1)
+		fmt.Fprintln(os.Stderr, "go:", err)
+		os.Exit(2)
+	}
+	conn, err := grpc.Dial(addr, creds)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "go: %s: %v\n", addr, err)
+		os.Exit(2)
 	}
 	defer conn.Close()
 	client := pb.NewBotServiceClient(conn)
+	// One call first, so that a server that cannot be reached (or whose TLS does not
+	// match ours) is reported once, clearly, instead of as four failed checks.
+	if err := reachable(client); err != nil {
+		how := "plaintext (no -ca)"
+		if *certFile != "" {
+			how = "TLS trusting " + *caFile + ", with the client certificate " + *certFile
+		} else if *caFile != "" {
+			how = "TLS trusting " + *caFile + ", without a client certificate"
+		}
+		fmt.Fprintf(os.Stderr, "go: cannot call %s over %s: %v\n", addr, how, err)
+		os.Exit(2)
+	}
 	checks := []func() error{
 		func() error { return play(client, "lexio", lexioView(), pb.Difficulty_DIFFICULTY_HARD) },
 		func() error {

@@ -4,11 +4,17 @@ for the bot's decision, checks that the decision is one of the legal ones, and r
 it with the echoed seed. Then it sends a broken view and checks that it is refused with
 INVALID_ARGUMENT naming the field.
 
+    python client.py [--ca CA.crt [--cert CLIENT.crt --key CLIENT.key]] [ADDRESS]
+
+Plaintext by default; `--ca` calls over TLS, trusting the server's certificate when that
+CA signed it; `--cert` and `--key` add a client certificate for mutual TLS.
+
 Stubs are generated from proto/ with grpcio-tools (see run.sh and README.md):
     python -m grpc_tools.protoc -I proto --python_out=gen --grpc_python_out=gen \\
         climbot/v1/bot.proto climbot/v1/lexio.proto climbot/v1/dalmuti.proto climbot/v1/daifugo.proto
 """
 
+import argparse
 import sys
 
 import grpc
@@ -128,9 +134,59 @@ def refused(stub):
     raise AssertionError("a bad view was accepted")
 
 
-def main(address):
-    with grpc.insecure_channel(address) as channel:
-        stub = bot_pb2_grpc.BotServiceStub(channel)
+def channel(args):
+    """A plaintext channel, or a TLS one trusting --ca (with --cert/--key: mutual TLS)."""
+    if args.ca is None:
+        return grpc.insecure_channel(args.address)
+
+    def read(path):
+        with open(path, "rb") as f:
+            return f.read()
+
+    credentials = grpc.ssl_channel_credentials(
+        root_certificates=read(args.ca),
+        private_key=read(args.key) if args.key else None,
+        certificate_chain=read(args.cert) if args.cert else None)
+    return grpc.secure_channel(args.address, credentials)
+
+
+def reachable(stub, args):
+    """One call first, so that a server that cannot be reached (or whose TLS does not
+    match ours) is reported once, clearly, instead of as four failed checks."""
+    try:
+        stub.ListLegalPlays(bot_pb2.ListLegalPlaysRequest(
+            view=bot_pb2.GameView(lexio=lexio_view())), timeout=5.0)
+        return True
+    except grpc.RpcError as e:
+        if args.ca is None:
+            how = "plaintext (no --ca)"
+        elif args.cert is None:
+            how = f"TLS trusting {args.ca}, without a client certificate"
+        else:
+            how = f"TLS trusting {args.ca}, with the client certificate {args.cert}"
+        print(f"python: cannot call {args.address} over {how}: {e.code().name}: "
+              f"{e.details()}", file=sys.stderr)
+        return False
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description="Calls climbot as a game backend would.")
+    parser.add_argument("address", nargs="?", default="127.0.0.1:50051")
+    parser.add_argument("--ca", metavar="FILE",
+                        help="call over TLS, trusting the CA certificates in FILE (PEM)")
+    parser.add_argument("--cert", metavar="FILE",
+                        help="mutual TLS: the client certificate chain (PEM); needs --key")
+    parser.add_argument("--key", metavar="FILE",
+                        help="mutual TLS: the client certificate's private key (PEM)")
+    args = parser.parse_args(argv)
+    if (args.cert is None) != (args.key is None):
+        parser.error("--cert and --key go together")
+    if args.cert and args.ca is None:
+        parser.error("--cert and --key need --ca (a client certificate is sent over TLS)")
+    with channel(args) as ch:
+        stub = bot_pb2_grpc.BotServiceStub(ch)
+        if not reachable(stub, args):
+            return 2
         checks = [
             ("lexio", lambda: play(stub, "lexio", bot_pb2.GameView(lexio=lexio_view()),
                                    bot_pb2.DIFFICULTY_EXPERT, budget_ms=100)),
@@ -154,4 +210,4 @@ def main(address):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1:50051"))
+    sys.exit(main(sys.argv[1:]))

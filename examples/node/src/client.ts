@@ -5,8 +5,15 @@
 // checks that it is refused with INVALID_ARGUMENT naming the field.
 //
 //   npm run build && node dist/client.js 127.0.0.1:50051
+//   node dist/client.js --ca ca.crt 127.0.0.1:50051                                   # TLS
+//   node dist/client.js --ca ca.crt --cert client.crt --key client.key 127.0.0.1:50051 # mutual TLS
+//
+// Plaintext by default; --ca calls over TLS, trusting the server's certificate when that
+// CA signed it; --cert and --key add a client certificate for mutual TLS.
 //
 // The code in src/gen/ is generated from ../../proto (see README.md).
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 import { create, equals, toJsonString } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -153,9 +160,75 @@ async function refused(bot: Bot): Promise<void> {
   throw new Error("a view without a suit was accepted");
 }
 
+const usage = "usage: node dist/client.js [--ca FILE [--cert FILE --key FILE]] [ADDRESS]";
+
+/** The command line: an address, and the TLS files (none: plaintext). */
+function options(): { address: string; ca?: string; cert?: string; key?: string } {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      // Call over TLS, trusting the CA certificates in this PEM file.
+      ca: { type: "string" },
+      // Mutual TLS: the client certificate chain and its private key (PEM).
+      cert: { type: "string" },
+      key: { type: "string" },
+    },
+  });
+  if ((values.cert === undefined) !== (values.key === undefined)) throw new Error("--cert and --key go together");
+  if (values.cert !== undefined && values.ca === undefined) {
+    throw new Error("--cert and --key need --ca (a client certificate is sent over TLS)");
+  }
+  if (positionals.length > 1) throw new Error(usage);
+  return { address: positionals[0] ?? "127.0.0.1:50051", ...values };
+}
+
+/** A gRPC transport: h2c, or TLS trusting --ca (with --cert and --key: mutual TLS). */
+function transport(o: ReturnType<typeof options>) {
+  if (o.ca === undefined) return createGrpcTransport({ baseUrl: `http://${o.address}` });
+  return createGrpcTransport({
+    baseUrl: `https://${o.address}`,
+    nodeOptions: {
+      ca: readFileSync(o.ca),
+      ...(o.cert !== undefined && o.key !== undefined
+        ? { cert: readFileSync(o.cert), key: readFileSync(o.key) }
+        : {}),
+    },
+  });
+}
+
+/** One call first, so that a server that cannot be reached (or whose TLS does not match
+ * ours) is reported once, clearly, instead of as four failed checks. */
+async function reachable(bot: Bot, o: ReturnType<typeof options>): Promise<boolean> {
+  try {
+    await bot.listLegalPlays({ view: lexioView() }, { timeoutMs: 5000 });
+    return true;
+  } catch (error) {
+    const e = ConnectError.from(error);
+    const how =
+      o.ca === undefined
+        ? "plaintext (no --ca)"
+        : o.cert === undefined
+          ? `TLS trusting ${o.ca}, without a client certificate`
+          : `TLS trusting ${o.ca}, with the client certificate ${o.cert}`;
+    console.error(`node: cannot call ${o.address} over ${how}: ${e.message}`);
+    return false;
+  }
+}
+
 async function main(): Promise<void> {
-  const address = process.argv[2] ?? "127.0.0.1:50051";
-  const bot = createClient(BotService, createGrpcTransport({ baseUrl: `http://${address}` }));
+  let o: ReturnType<typeof options>;
+  try {
+    o = options();
+  } catch (error) {
+    console.error(`node: ${error instanceof Error ? error.message : error}\n${usage}`);
+    process.exitCode = 2;
+    return;
+  }
+  const bot = createClient(BotService, transport(o));
+  if (!(await reachable(bot, o))) {
+    process.exitCode = 2;
+    return;
+  }
   const checks: Array<[string, () => Promise<void>]> = [
     ["lexio", () => play(bot, "lexio", lexioView(), Difficulty.HARD)],
     ["dalmuti", () => play(bot, "dalmuti", dalmutiView(), Difficulty.HARD)],
