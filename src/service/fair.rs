@@ -157,30 +157,27 @@ impl<T> Scheduler<T> {
     /// The client's entry, made active if it was not: its count starts one grant
     /// below the least served active client, for its weight.
     fn activate(&mut self, client: &Arc<str>, weight: u32) -> &mut Client<T> {
-        if !self.clients.contains_key(client) {
-            let weight = u64::from(weight.max(1));
-            let start = self
-                .clients
+        let weight = u64::from(weight.max(1));
+        let start = if self.clients.contains_key(client) {
+            0
+        } else {
+            self.clients
                 .values()
                 .map(|c| {
                     let scaled = u128::from(c.granted) * u128::from(weight) / u128::from(c.weight);
                     u64::try_from(scaled).unwrap_or(u64::MAX)
                 })
                 .min()
-                .map_or(0, |least| least.saturating_sub(1));
-            self.clients.insert(
-                client.clone(),
-                Client {
-                    weight,
-                    in_use: 0,
-                    granted: start,
-                    queue: VecDeque::new(),
-                },
-            );
-        }
+                .map_or(0, |least| least.saturating_sub(1))
+        };
         self.clients
-            .get_mut(client)
-            .expect("the client was just made active")
+            .entry(client.clone())
+            .or_insert_with(|| Client {
+                weight,
+                in_use: 0,
+                granted: start,
+                queue: VecDeque::new(),
+            })
     }
 
     /// A call of `client` asks for a slot: it gets one now if one is free (then no
@@ -544,6 +541,57 @@ mod tests {
             holder = who;
         }
         assert!((29..=31).contains(&heavy_grants), "{heavy_grants}");
+    }
+
+    /// The free slots and active clients of `slots`.
+    fn state(slots: &FairSlots) -> (usize, usize) {
+        let s = slots.shared.lock();
+        s.check_invariants();
+        (s.free, s.clients.len())
+    }
+
+    #[tokio::test]
+    async fn waiters_that_give_up_leak_no_slot() {
+        let slots = FairSlots::new(1, ClientWeights::default(), 4);
+        let (a, b): (Arc<str>, Arc<str>) = (Arc::from("a"), Arc::from("b"));
+        let far = tokio::time::Instant::now() + Duration::from_secs(5);
+        let held = slots.acquire(&a, far).await.ok().unwrap();
+
+        // A waiter whose deadline passes is refused, with a pushback.
+        let soon = tokio::time::Instant::now() + Duration::from_millis(20);
+        let Err(refused) = slots.acquire(&b, soon).await else {
+            panic!("the slot is held")
+        };
+        assert!((1..=MAX_PUSHBACK_MS).contains(&refused.pushback_ms));
+        assert_eq!(state(&slots), (0, 1));
+
+        // A waiter dropped while it waits leaves its queue.
+        let waiter = {
+            let (slots, b) = (slots.clone(), b.clone());
+            tokio::spawn(async move { slots.acquire(&b, far).await.map(drop) })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert_eq!(state(&slots), (0, 2));
+        waiter.abort();
+        let _ = waiter.await;
+        assert_eq!(state(&slots), (0, 1));
+
+        // A waiter granted the slot just as it is dropped passes the slot on.
+        let mut granted_late = Box::pin(slots.acquire(&b, far));
+        assert!(
+            tokio::time::timeout(Duration::from_millis(5), &mut granted_late)
+                .await
+                .is_err()
+        );
+        drop(held);
+        assert_eq!(state(&slots), (0, 1), "granted to b");
+        drop(granted_late);
+        assert_eq!(state(&slots), (1, 0), "released exactly once");
+
+        let again = slots.acquire(&a, far).await.ok().unwrap();
+        assert_eq!(state(&slots), (0, 1));
+        drop(again);
+        assert_eq!(state(&slots), (1, 0));
     }
 
     #[derive(Clone, Debug)]
