@@ -378,7 +378,8 @@ impl ClientSeries {
 }
 
 /// The `client` labels: `anonymous`, the first `limit` names seen (the names given
-/// weights first, in name order), and `other` for the rest. Their series are made on
+/// weights first, in name order), and `other` for the rest; `anonymous` and `other`
+/// are registered at zero when the labels are made. Their series are made on
 /// first use and kept, so that a call looks its client up in a small map (at most
 /// `limit` names) and never in the metrics registry.
 #[derive(Debug)]
@@ -396,6 +397,8 @@ impl ClientLabels {
             named: Mutex::new(BTreeMap::new()),
             cached: OnceLock::new(),
         };
+        // `anonymous` and `other` are in `/metrics`, at zero, from the start.
+        labels.series(&Arc::from(crate::service::fair::ANONYMOUS));
         for name in first {
             labels.series(name);
         }
