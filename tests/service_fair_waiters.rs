@@ -8,6 +8,7 @@ use tonic::Code;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn cancelled_and_timed_out_waiters_free_their_place() {
+    capture_logs();
     let mut config = test_config();
     config.decision_slots = 1;
     config.fault_hook = Some(slow_decisions);
@@ -29,7 +30,8 @@ async fn cancelled_and_timed_out_waiters_free_their_place() {
             .select_play(as_client(slot_call(500, 1_900), "b"))
             .await
     });
-    // A waiter whose 100 ms budget passes.
+    // A waiter whose 100 ms budget passes; its refusal is logged with its client.
+    let log_before = captured_log_len();
     let mut client = server.client().await;
     let timed_out = client
         .select_play(as_client(slot_call(500, 100), "c"))
@@ -37,6 +39,12 @@ async fn cancelled_and_timed_out_waiters_free_their_place() {
         .unwrap_err();
     assert_eq!(timed_out.code(), Code::ResourceExhausted, "{timed_out:?}");
     assert!(pushback_ms(&timed_out).is_some());
+    let log = captured_log(log_before);
+    assert!(
+        log.lines()
+            .any(|l| l.contains("call failed") && l.contains("client=\"c\"")),
+        "{log}"
+    );
     cancelled.abort();
     let _ = cancelled.await;
 

@@ -73,6 +73,7 @@ impl BotHandler {
         let span = call.span.clone();
         let result = match client {
             Ok(client) => {
+                call.client = Some(client.clone());
                 self.select_play(&mut call, timeout, &client, request.into_inner())
                     .instrument(span)
                     .await
@@ -391,6 +392,8 @@ struct CallRecord {
     reason: Option<String>,
     /// The call's link with the guard (absent when the handler is called directly).
     ticket: Option<Arc<CallTicket>>,
+    /// The client the call is attributed to (SelectPlay, once known).
+    client: Option<Arc<str>>,
 }
 
 impl CallRecord {
@@ -419,6 +422,7 @@ impl CallRecord {
             panic: None,
             reason: None,
             ticket,
+            client: None,
         }
     }
 
@@ -494,12 +498,14 @@ impl Drop for CallRecord {
         // Client errors are worth a line; server-side failures a warning.
         let panic = self.panic.as_deref();
         let reason = self.reason.as_deref();
+        let client = self.client.as_deref();
         self.span.in_scope(|| match code {
             _ if panic.is_some() => tracing::error!(
                 rpc,
                 game,
                 difficulty,
                 seed,
+                client,
                 outcome,
                 elapsed_us,
                 panic,
@@ -512,6 +518,7 @@ impl Drop for CallRecord {
                     game,
                     difficulty,
                     seed,
+                    client,
                     outcome,
                     elapsed_us,
                     reason,
@@ -523,6 +530,7 @@ impl Drop for CallRecord {
                 game,
                 difficulty,
                 seed,
+                client,
                 outcome,
                 elapsed_us,
                 reason,
