@@ -101,6 +101,17 @@ fn a_bad_configuration_exits_64_with_one_line() {
     bad_config(&["--log-format", "xml"], &[], "--log-format");
     bad_config(&["--no-such-flag"], &[], "--no-such-flag");
     bad_config(&[], &[("CLIMBOT_DECISION_SLOTS", "0")], "--decision-slots");
+    bad_config(&["--client-weights", "search=0"], &[], "--client-weights");
+    bad_config(
+        &[],
+        &[("CLIMBOT_CLIENT_WEIGHTS", "two words=2")],
+        "--client-weights set by the environment variable CLIMBOT_CLIENT_WEIGHTS",
+    );
+    bad_config(
+        &["--client-metric-labels", "5000"],
+        &[],
+        "--client-metric-labels",
+    );
     bad_config(
         &[],
         &[("CLIMBOT_DEFAULT_DIFFICULTY", "godlike")],

@@ -2,6 +2,7 @@
 //! `CLIMBOT_*`, checked into a [`Config`].
 
 use crate::bot::Difficulty;
+use crate::service::fair::ClientWeights;
 use crate::service::tls::{self, Tls, TlsError, TlsFiles};
 use crate::service::transport::Transport;
 use clap::{Args, ValueEnum};
@@ -37,6 +38,15 @@ pub struct ServeArgs {
     /// available); EASY takes no slot.
     #[arg(long, env = "CLIMBOT_DECISION_SLOTS")]
     pub decision_slots: Option<usize>,
+    /// Weights of named clients in the fair share of the decision slots, e.g.
+    /// `search=2,batch=1`; a client not named weighs 1 (docs/operations.md, "Fair
+    /// share").
+    #[arg(long, env = "CLIMBOT_CLIENT_WEIGHTS", default_value = "")]
+    pub client_weights: String,
+    /// Clients given their own `client` label in the per-client metrics (the rest
+    /// are `other`).
+    #[arg(long, env = "CLIMBOT_CLIENT_METRIC_LABELS", default_value_t = 16)]
+    pub client_metric_labels: usize,
     /// Largest request accepted, in bytes (decoded).
     #[arg(long, env = "CLIMBOT_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024)]
     pub max_message_bytes: usize,
@@ -115,6 +125,10 @@ pub struct Config {
     pub deadline_margin: Duration,
     /// Decisions computed at the same time.
     pub decision_slots: usize,
+    /// Weights of named clients in the fair share of the decision slots.
+    pub client_weights: ClientWeights,
+    /// Clients given their own label in the per-client metrics.
+    pub client_label_limit: usize,
     /// Largest decoded request.
     pub max_message_bytes: usize,
     /// NOT_SERVING period before the server stops accepting calls.
@@ -155,6 +169,8 @@ impl Default for Config {
             max_budget: Duration::from_millis(1000),
             deadline_margin: Duration::from_millis(10),
             decision_slots: available_cpus(),
+            client_weights: ClientWeights::default(),
+            client_label_limit: 16,
             max_message_bytes: 64 * 1024,
             drain_delay: Duration::ZERO,
             shutdown_grace: Duration::from_secs(10),
@@ -196,6 +212,15 @@ impl ServeArgs {
             Some(n) => n,
             None => available_cpus(),
         };
+        let client_weights = ClientWeights::parse(&self.client_weights)
+            .map_err(|reason| ConfigError::ClientWeights { reason })?;
+        if self.client_metric_labels > 1000 {
+            return Err(out_of_range(
+                "--client-metric-labels",
+                "at most 1000",
+                self.client_metric_labels as u64,
+            ));
+        }
         if !(1024..=64 * 1024 * 1024).contains(&self.max_message_bytes) {
             return Err(out_of_range(
                 "--max-message-bytes",
@@ -218,6 +243,8 @@ impl ServeArgs {
             max_budget: Duration::from_millis(self.max_budget_ms),
             deadline_margin: Duration::from_millis(self.deadline_margin_ms),
             decision_slots,
+            client_weights,
+            client_label_limit: self.client_metric_labels,
             max_message_bytes: self.max_message_bytes,
             drain_delay: self.drain_delay,
             shutdown_grace: self.shutdown_grace,
@@ -266,6 +293,11 @@ pub enum ConfigError {
         /// The value given.
         value: u64,
     },
+    /// `--client-weights` is not a list of `name=weight`.
+    ClientWeights {
+        /// What is wrong with it.
+        reason: String,
+    },
     /// `--grpc-addr` and `--metrics-addr` name the same address.
     SameAddress(std::net::SocketAddr),
     /// `--log` is no tracing filter.
@@ -299,6 +331,7 @@ impl std::fmt::Display for ConfigError {
             ConfigError::OutOfRange { flag, range, value } => {
                 write!(f, "{flag} must be {range}, got {value}")
             }
+            ConfigError::ClientWeights { reason } => write!(f, "--client-weights: {reason}"),
             ConfigError::SameAddress(addr) => {
                 write!(f, "--grpc-addr and --metrics-addr are both {addr}")
             }
@@ -393,6 +426,35 @@ mod tests {
         assert!(
             refused(&["--tls-cert", "/nonexistent/c.pem", "--tls-key", "k.pem"])
                 .starts_with("--tls-cert /nonexistent/c.pem: cannot be read")
+        );
+    }
+
+    #[test]
+    fn client_weights_are_checked() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Command {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let config = |args: &[&str]| {
+            let args = std::iter::once("serve").chain(args.iter().copied());
+            Command::try_parse_from(args).unwrap().serve.to_config()
+        };
+        let ok = config(&["--client-weights", "search=3,batch=1"]).unwrap();
+        assert_eq!(ok.client_weights.weight("search"), 3);
+        assert_eq!(ok.client_weights.weight("anyone"), 1);
+        assert_eq!(
+            config(&["--client-weights", "search=0"])
+                .unwrap_err()
+                .to_string(),
+            "--client-weights: the weight of \"search\" must be in 1..=1000, got \"0\""
+        );
+        assert!(
+            config(&["--client-metric-labels", "5000"])
+                .unwrap_err()
+                .to_string()
+                .starts_with("--client-metric-labels must be at most 1000")
         );
     }
 

@@ -31,6 +31,9 @@ pub enum ServiceError {
     ResourceExhausted {
         /// How long the call waited for a slot, in milliseconds.
         waited_ms: u128,
+        /// When the client should retry, in milliseconds: sent as the
+        /// `grpc-retry-pushback-ms` trailer.
+        pushback_ms: u64,
     },
     /// The server failed in a way that is not the client's doing.
     Internal(String),
@@ -83,9 +86,13 @@ impl std::fmt::Display for ServiceError {
                 write!(f, "{} has no {} bot yet", game.name(), difficulty.name())
             }
             ServiceError::DeadlineExceeded(why) => write!(f, "deadline exceeded: {why}"),
-            ServiceError::ResourceExhausted { waited_ms } => write!(
+            ServiceError::ResourceExhausted {
+                waited_ms,
+                pushback_ms,
+            } => write!(
                 f,
-                "all decision slots busy; none freed within the {waited_ms} ms budget"
+                "all decision slots busy; none freed within the {waited_ms} ms budget; \
+                 retry in {pushback_ms} ms"
             ),
             ServiceError::Internal(why) => write!(f, "internal error: {why}"),
             ServiceError::Panicked { during, message } => write!(
@@ -97,9 +104,19 @@ impl std::fmt::Display for ServiceError {
     }
 }
 
+/// The trailer that tells a gRPC client when to retry a refused call (gRPC's retry
+/// design, "pushback"), in milliseconds.
+pub const RETRY_PUSHBACK: &str = "grpc-retry-pushback-ms";
+
 impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Status {
-        Status::new(error.code(), error.to_string())
+        let mut status = Status::new(error.code(), error.to_string());
+        if let ServiceError::ResourceExhausted { pushback_ms, .. } = error
+            && let Ok(value) = pushback_ms.to_string().parse()
+        {
+            status.metadata_mut().insert(RETRY_PUSHBACK, value);
+        }
+        status
     }
 }
 
@@ -184,6 +201,24 @@ mod tests {
         assert_eq!(catch_panic("testing", || 3), Ok(3));
         let literal = std::panic::catch_unwind(|| panic!("plain")).unwrap_err();
         assert_eq!(panic_message(literal.as_ref()), "plain");
+    }
+
+    #[test]
+    fn a_refusal_carries_its_pushback() {
+        let status = Status::from(ServiceError::ResourceExhausted {
+            waited_ms: 100,
+            pushback_ms: 250,
+        });
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert_eq!(
+            status
+                .metadata()
+                .get(RETRY_PUSHBACK)
+                .unwrap()
+                .to_str()
+                .unwrap(),
+            "250"
+        );
     }
 
     #[test]

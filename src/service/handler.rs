@@ -9,6 +9,7 @@ use crate::pb::bot_service_server::BotService;
 use crate::service::budget::{self, Limits, NoTime};
 use crate::service::config::{Config, FaultHook, FaultPoint};
 use crate::service::error::{ServiceError, catch_panic, logged_reason};
+use crate::service::fair::{self, FairSlots, PeerIdentity};
 use crate::service::game::{self, WireView};
 use crate::service::guard::{CallTicket, EndedByGuard};
 use crate::service::metrics as m;
@@ -16,7 +17,7 @@ use crate::service::pool::{DecisionPool, JobFailed};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
+use tonic::metadata::MetadataMap;
 use tonic::{Code, Request, Response, Status};
 use tracing::{Instrument, Span, field};
 
@@ -25,7 +26,7 @@ use tracing::{Instrument, Span, field};
 pub struct BotHandler {
     default_difficulty: Difficulty,
     limits: Limits,
-    slots: Arc<Semaphore>,
+    slots: FairSlots,
     pool: Arc<DecisionPool>,
     fault_hook: Option<FaultHook>,
 }
@@ -39,7 +40,11 @@ impl BotHandler {
                 max_budget: config.max_budget,
                 margin: config.deadline_margin,
             },
-            slots: Arc::new(Semaphore::new(config.decision_slots)),
+            slots: FairSlots::new(
+                config.decision_slots,
+                config.client_weights.clone(),
+                config.client_label_limit,
+            ),
             pool: Arc::new(DecisionPool::new(config.decision_slots)),
             fault_hook: config.fault_hook,
         }
@@ -60,12 +65,21 @@ impl BotHandler {
     ) -> Result<Response<pb::SelectPlayResponse>, Status> {
         let timeout = budget::client_timeout(request.metadata());
         let ticket = request.extensions().get::<Arc<CallTicket>>().cloned();
+        let client = client_of(
+            request.extensions().get::<PeerIdentity>(),
+            request.metadata(),
+        );
         let mut call = CallRecord::new(m::Rpc::SelectPlay, ticket);
         let span = call.span.clone();
-        let result = self
-            .select_play(&mut call, timeout, request.into_inner())
-            .instrument(span)
-            .await;
+        let result = match client {
+            Ok(client) => {
+                call.client = Some(client.clone());
+                self.select_play(&mut call, timeout, &client, request.into_inner())
+                    .instrument(span)
+                    .await
+            }
+            Err(error) => Err(error),
+        };
         call.finish(&result);
         result.map(Response::new).map_err(Status::from)
     }
@@ -74,6 +88,7 @@ impl BotHandler {
         &self,
         call: &mut CallRecord,
         timeout: Option<Duration>,
+        client: &Arc<str>,
         input: SelectPlayInput,
     ) -> Result<pb::SelectPlayResponse, ServiceError> {
         let (request, view) = input.into_parts();
@@ -133,19 +148,17 @@ impl BotHandler {
             })?;
             return self.respond(call, difficulty, seed, answer, &ctx.work(), t0.elapsed());
         }
-        // Waiting for a slot counts against the budget.
+        // Waiting for a slot counts against the budget; the slots are shared fairly
+        // between clients (`service::fair`).
         let decide_by = tokio::time::Instant::from_std(plan.decide_by);
-        let permit = match tokio::time::timeout_at(decide_by, self.slots.clone().acquire_owned())
+        let permit = self
+            .slots
+            .acquire(client, decide_by)
             .await
-        {
-            Ok(Ok(permit)) => permit,
-            Ok(Err(_closed)) => return Err(ServiceError::Internal("decision slots closed".into())),
-            Err(_elapsed) => {
-                return Err(ServiceError::ResourceExhausted {
-                    waited_ms: plan.budget.as_millis(),
-                });
-            }
-        };
+            .map_err(|refused| ServiceError::ResourceExhausted {
+                waited_ms: plan.budget.as_millis(),
+                pushback_ms: refused.pushback_ms,
+            })?;
 
         let cancel = Arc::new(AtomicBool::new(false));
         let _cancel_on_drop = CancelOnDrop(cancel.clone());
@@ -275,6 +288,32 @@ impl BotService for BotHandler {
     }
 }
 
+/// The client a call is attributed to: its connection's client certificate, else the
+/// [`fair::CLIENT_METADATA_KEY`] metadata value (INVALID_ARGUMENT naming the key when
+/// it is not a valid name), else [`fair::ANONYMOUS`].
+fn client_of(
+    peer: Option<&PeerIdentity>,
+    metadata: &MetadataMap,
+) -> Result<Arc<str>, ServiceError> {
+    static ANONYMOUS: std::sync::LazyLock<Arc<str>> =
+        std::sync::LazyLock::new(|| Arc::from(fair::ANONYMOUS));
+    if let Some(PeerIdentity(identity)) = peer {
+        return Ok(identity.clone());
+    }
+    let Some(value) = metadata.get(fair::CLIENT_METADATA_KEY) else {
+        return Ok(ANONYMOUS.clone());
+    };
+    let name = value.to_str().map_err(|_| {
+        ServiceError::invalid(
+            fair::CLIENT_METADATA_KEY,
+            "must be printable ASCII without spaces",
+        )
+    })?;
+    fair::check_client_name(name)
+        .map_err(|reason| ServiceError::invalid(fair::CLIENT_METADATA_KEY, reason))?;
+    Ok(Arc::from(name))
+}
+
 /// A SelectPlay request as the server read it.
 #[derive(Debug)]
 pub enum SelectPlayInput {
@@ -353,6 +392,8 @@ struct CallRecord {
     reason: Option<String>,
     /// The call's link with the guard (absent when the handler is called directly).
     ticket: Option<Arc<CallTicket>>,
+    /// The client the call is attributed to (SelectPlay, once known).
+    client: Option<Arc<str>>,
 }
 
 impl CallRecord {
@@ -381,6 +422,7 @@ impl CallRecord {
             panic: None,
             reason: None,
             ticket,
+            client: None,
         }
     }
 
@@ -456,12 +498,14 @@ impl Drop for CallRecord {
         // Client errors are worth a line; server-side failures a warning.
         let panic = self.panic.as_deref();
         let reason = self.reason.as_deref();
+        let client = self.client.as_deref();
         self.span.in_scope(|| match code {
             _ if panic.is_some() => tracing::error!(
                 rpc,
                 game,
                 difficulty,
                 seed,
+                client,
                 outcome,
                 elapsed_us,
                 panic,
@@ -474,6 +518,7 @@ impl Drop for CallRecord {
                     game,
                     difficulty,
                     seed,
+                    client,
                     outcome,
                     elapsed_us,
                     reason,
@@ -485,6 +530,7 @@ impl Drop for CallRecord {
                 game,
                 difficulty,
                 seed,
+                client,
                 outcome,
                 elapsed_us,
                 reason,

@@ -6,7 +6,8 @@ use crate::game::GameKind;
 use crate::service::error::code_name;
 use metrics::{Counter, Gauge, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tonic::Code;
@@ -30,6 +31,18 @@ pub const BUILD_INFO: &str = "climbot_build_info";
 /// (set when TLS is on, at start and at each reload).
 pub const TLS_CERTIFICATE_EXPIRY: &str = "climbot_tls_certificate_expiry_seconds";
 
+/// Counter of calls that asked for a decision slot (NORMAL, HARD, EXPERT), labels
+/// `client`.
+pub const CLIENT_CALLS: &str = "climbot_client_calls_total";
+/// Counter of calls refused for lack of a decision slot within their budget, labels
+/// `client`.
+pub const CLIENT_REFUSALS: &str = "climbot_client_refusals_total";
+/// Histogram of the time a decision slot was held, labels `client`: its `_sum` is the
+/// slot time a client used.
+pub const CLIENT_SLOT_SECONDS: &str = "climbot_client_slot_seconds";
+/// The `client` label of the names past the label limit.
+pub const OTHER_CLIENTS: &str = "other";
+
 /// Histogram buckets in seconds: 50 us to 5 s.
 pub const DURATION_BUCKETS: [f64; 16] = [
     0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
@@ -47,6 +60,11 @@ pub fn install() -> PrometheusHandle {
             let recorder = PrometheusBuilder::new()
                 .set_buckets_for_metric(
                     Matcher::Full(SELECT_PLAY_DURATION.to_string()),
+                    &DURATION_BUCKETS,
+                )
+                .expect("buckets are not empty")
+                .set_buckets_for_metric(
+                    Matcher::Full(CLIENT_SLOT_SECONDS.to_string()),
                     &DURATION_BUCKETS,
                 )
                 .expect("buckets are not empty")
@@ -333,6 +351,84 @@ pub fn record_withheld_answer(rpc: Option<Rpc>) {
     }
 }
 
+/// One `client` label's series, registered once and kept: a call updates them without
+/// hashing its labels into the registry.
+#[derive(Debug)]
+pub struct ClientSeries {
+    /// `climbot_client_calls_total`.
+    pub calls: Counter,
+    /// `climbot_client_refusals_total`.
+    pub refusals: Counter,
+    /// `climbot_client_slot_seconds`.
+    pub slot_seconds: Histogram,
+}
+
+impl ClientSeries {
+    fn new(label: &str) -> Arc<Self> {
+        let label = label.to_string();
+        let series = ClientSeries {
+            calls: metrics::counter!(CLIENT_CALLS, "client" => label.clone()),
+            refusals: metrics::counter!(CLIENT_REFUSALS, "client" => label.clone()),
+            slot_seconds: metrics::histogram!(CLIENT_SLOT_SECONDS, "client" => label),
+        };
+        series.calls.increment(0);
+        series.refusals.increment(0);
+        Arc::new(series)
+    }
+}
+
+/// The `client` labels: `anonymous`, the first `limit` names seen (the names given
+/// weights first, in name order), and `other` for the rest; `anonymous` and `other`
+/// are registered at zero when the labels are made. Their series are made on
+/// first use and kept, so that a call looks its client up in a small map (at most
+/// `limit` names) and never in the metrics registry.
+#[derive(Debug)]
+pub struct ClientLabels {
+    limit: usize,
+    named: Mutex<BTreeMap<Arc<str>, Arc<ClientSeries>>>,
+    cached: OnceLock<(Arc<ClientSeries>, Arc<ClientSeries>)>,
+}
+
+impl ClientLabels {
+    /// At most `limit` named labels; `first` are given theirs first.
+    pub fn new<'a>(limit: usize, first: impl Iterator<Item = &'a Arc<str>>) -> Self {
+        let labels = ClientLabels {
+            limit,
+            named: Mutex::new(BTreeMap::new()),
+            cached: OnceLock::new(),
+        };
+        // `anonymous` and `other` are in `/metrics`, at zero, from the start.
+        labels.series(&Arc::from(crate::service::fair::ANONYMOUS));
+        for name in first {
+            labels.series(name);
+        }
+        labels
+    }
+
+    /// The series of `client`'s label.
+    pub fn series(&self, client: &Arc<str>) -> Arc<ClientSeries> {
+        let (anonymous, other) = self.cached.get_or_init(|| {
+            (
+                ClientSeries::new(crate::service::fair::ANONYMOUS),
+                ClientSeries::new(OTHER_CLIENTS),
+            )
+        });
+        if client.as_ref() == crate::service::fair::ANONYMOUS {
+            return anonymous.clone();
+        }
+        let mut named = self.named.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(series) = named.get(client) {
+            return series.clone();
+        }
+        if named.len() >= self.limit || client.as_ref() == OTHER_CLIENTS {
+            return other.clone();
+        }
+        let series = ClientSeries::new(client);
+        named.insert(client.clone(), series.clone());
+        series
+    }
+}
+
 fn describe() {
     metrics::describe_histogram!(
         SELECT_PLAY_DURATION,
@@ -348,6 +444,19 @@ fn describe() {
     metrics::describe_counter!(
         WITHHELD_ANSWERS,
         "Answers withheld because the deadline passed before they were sent"
+    );
+    metrics::describe_counter!(
+        CLIENT_CALLS,
+        "Calls that asked for a decision slot, by client (bounded label set)"
+    );
+    metrics::describe_counter!(
+        CLIENT_REFUSALS,
+        "Calls refused RESOURCE_EXHAUSTED for lack of a decision slot, by client"
+    );
+    metrics::describe_histogram!(
+        CLIENT_SLOT_SECONDS,
+        metrics::Unit::Seconds,
+        "Time a decision slot was held, by client"
     );
     metrics::describe_gauge!(DECISIONS_IN_FLIGHT, "Decisions being computed");
     metrics::describe_gauge!(BUILD_INFO, "Build information (always 1)");

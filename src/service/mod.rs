@@ -12,6 +12,7 @@ pub mod config;
 pub mod daifugo;
 pub mod dalmuti;
 mod error;
+pub mod fair;
 pub mod fast_lane;
 pub mod game;
 mod guard;
@@ -25,7 +26,7 @@ pub mod transport;
 pub mod warm;
 
 pub use config::{Config, FaultHook, FaultPoint, LogFormat, ServeArgs};
-pub use error::ServiceError;
+pub use error::{RETRY_PUSHBACK, ServiceError};
 pub use game::derive_seed;
 pub use guard::Guarded;
 pub use handler::{BotHandler, RequestHeader, SelectPlayInput};

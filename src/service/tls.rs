@@ -459,6 +459,26 @@ fn validity(cert: &CertificateDer<'_>) -> Result<Validity, String> {
     Ok((time(&validity.not_before), time(&validity.not_after)))
 }
 
+/// The identity of a client certificate (DER): its subject's common name, else its
+/// first DNS subject alternative name, as a client name
+/// ([`crate::service::fair::client_name_from_certificate`]); `None` if it has neither
+/// or does not parse.
+pub fn client_identity(der: &[u8]) -> Option<Arc<str>> {
+    let (_, parsed) = x509_parser::parse_x509_certificate(der).ok()?;
+    let common_name = parsed
+        .subject()
+        .iter_common_name()
+        .find_map(|cn| cn.as_str().ok().map(str::to_string));
+    let name = common_name.or_else(|| {
+        let san = parsed.subject_alternative_name().ok()??;
+        san.value.general_names.iter().find_map(|name| match name {
+            x509_parser::extensions::GeneralName::DNSName(dns) => Some(dns.to_string()),
+            _ => None,
+        })
+    })?;
+    crate::service::fair::client_name_from_certificate(&name)
+}
+
 /// The verifier of client certificates signed by the CAs of `bytes`.
 fn client_verifier(
     bytes: &[u8],

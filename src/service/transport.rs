@@ -17,6 +17,7 @@
 //! on every connection and waits for them; `service::server` bounds that wait.
 
 use crate::bot::StableHasher;
+use crate::service::fair::PeerIdentity;
 use crate::service::tls::Tls;
 use hyper::body::Incoming;
 use hyper::server::conn::http2;
@@ -154,7 +155,8 @@ pub async fn serve(
                             (routes.clone(), transport.clone(), shutdown.clone());
                         connections.spawn(async move {
                             let opened = Instant::now();
-                            connection(stream, opened, routes, transport, age, shutdown).await;
+                            connection(stream, opened, None, routes, transport, age, shutdown)
+                                .await;
                         });
                     }
                     Some(tls) => {
@@ -214,14 +216,24 @@ async fn secured(
         },
         () = shutdown.cancelled() => return,
     };
-    connection(stream, opened, routes, transport, max_age, shutdown).await;
+    // With mutual TLS, the client certificate names the client of every call.
+    let peer = stream
+        .get_ref()
+        .1
+        .peer_certificates()
+        .and_then(|chain| chain.first())
+        .and_then(|leaf| crate::service::tls::client_identity(leaf.as_ref()))
+        .map(PeerIdentity);
+    connection(stream, opened, peer, routes, transport, max_age, shutdown).await;
 }
 
 /// Serves one connection, opened at `opened`, until it closes, applying the handshake,
-/// idle and age limits and the server's shutdown.
+/// idle and age limits and the server's shutdown. `peer` (the client certificate's
+/// identity) is set in every request's extensions.
 async fn connection<S>(
     stream: S,
     opened: Instant,
+    peer: Option<PeerIdentity>,
     routes: Routes,
     transport: Arc<Transport>,
     max_age: Option<Duration>,
@@ -238,6 +250,7 @@ async fn connection<S>(
     let service = TowerToHyperService::new(Tracked {
         inner: routes,
         activity: activity.clone(),
+        peer,
     });
     let builder = transport.builder();
     let conn = builder.serve_connection(io, service);
@@ -348,11 +361,12 @@ impl Drop for OpenCall {
     }
 }
 
-/// The routes, counting the connection's open calls.
+/// The routes, counting the connection's open calls and naming their client.
 #[derive(Clone)]
 struct Tracked {
     inner: Routes,
     activity: Arc<Activity>,
+    peer: Option<PeerIdentity>,
 }
 
 type ResponseFuture =
@@ -367,7 +381,10 @@ impl Service<http::Request<Incoming>> for Tracked {
         Service::<http::Request<Incoming>>::poll_ready(&mut self.inner, cx)
     }
 
-    fn call(&mut self, request: http::Request<Incoming>) -> Self::Future {
+    fn call(&mut self, mut request: http::Request<Incoming>) -> Self::Future {
+        if let Some(peer) = &self.peer {
+            request.extensions_mut().insert(peer.clone());
+        }
         let open = self.activity.enter();
         let response = self.inner.call(request);
         Box::pin(async move {

@@ -632,3 +632,47 @@ impl RawH2 {
         }
     }
 }
+
+/// A request sent as `client` (the `climbot-client` metadata key).
+pub fn as_client<T>(message: T, client: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request
+        .metadata_mut()
+        .insert("climbot-client", client.parse().unwrap());
+    request
+}
+
+/// The `grpc-retry-pushback-ms` trailer of a refusal, if it has one.
+pub fn pushback_ms(status: &tonic::Status) -> Option<u64> {
+    status
+        .metadata()
+        .get("grpc-retry-pushback-ms")?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// The seeds of slow decisions: a decision with seed `SLOW_SEED + n` (n < 10000) sleeps
+/// n ms before it starts, in its slot (see [`slow_decisions`]).
+pub const SLOW_SEED: u64 = 1 << 40;
+
+/// A fault hook making the decisions of seed `SLOW_SEED + n` hold their slot n ms.
+pub fn slow_decisions(point: climbot::service::FaultPoint, seed: Option<u64>) {
+    if point == climbot::service::FaultPoint::Decide
+        && let Some(n) = seed.and_then(|s| s.checked_sub(SLOW_SEED))
+        && n < 10_000
+    {
+        std::thread::sleep(Duration::from_millis(n));
+    }
+}
+
+/// An EXPERT call (one search iteration) that holds its slot about `hold_ms` when the
+/// server's fault hook is [`slow_decisions`], within a budget of `budget_ms`.
+pub fn slot_call(hold_ms: u64, budget_ms: u32) -> pb::SelectPlayRequest {
+    let mut request = select(undecided_view(), pb::Difficulty::Expert);
+    request.seed = Some(SLOW_SEED + hold_ms);
+    request.budget_ms = Some(budget_ms);
+    request.max_iterations = Some(1);
+    request
+}
