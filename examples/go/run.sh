@@ -39,54 +39,27 @@ go build -o "$work/client" example.com/climbot-client
 # Certificates made now, in a temporary directory (examples/tls-certs.sh, openssl).
 "$root/examples/tls-certs.sh" "$work/certs"
 certs="$work/certs"
-servers=()
+# client ARG ...: runs the client.
+client() { "$work/client" "$@"; }
+# shellcheck source=examples/servers.sh
+. "$root/examples/servers.sh"
 cleanup() {
-    for s in "${servers[@]}"; do
-        kill -TERM "$s" 2>/dev/null || true
-        wait "$s" 2>/dev/null || true
-    done
+    stop_servers
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-# serve ADDR [FLAG ...]: starts climbot on ADDR and waits until it accepts connections.
-serve() {
-    local addr=$1
-    shift
-    "$bin" serve --grpc-addr "$addr" --metrics-addr 127.0.0.1:0 --log warn "$@" &
-    servers+=($!)
-    for _ in $(seq 100); do
-        kill -0 "$!" 2>/dev/null || { echo "climbot did not start" >&2; exit 1; }
-        (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null && return
-        sleep 0.1
-    done
-    echo "climbot did not accept connections on $addr" >&2
-    exit 1
-}
-# refused WHAT ARG ...: the client must fail to call (exit 2 and its one line).
-refused() {
-    local what=$1 out
-    shift
-    if out=$("$work/client" "$@" 2>&1); then
-        echo "$out"
-        echo "FAIL: the client called $what" >&2
-        exit 1
-    fi
-    grep -q "cannot call" <<<"$out" || { echo "$out"; echo "FAIL: $what: no clear error" >&2; exit 1; }
-    echo "refused $what: $out"
-}
-
 port=${GO_EXAMPLE_PORT:-50152}
 addr="127.0.0.1:$port"
 serve "$addr"
-"$work/client" "$addr"
+client "$addr"
 
 # TLS: the same checks with the CA; in plaintext, or trusting another CA, the client
 # must fail, clearly.
 tls="127.0.0.1:$((port + 10))"
 serve "$tls" --tls-cert "$certs/server.crt" --tls-key "$certs/server.key"
 echo "== TLS"
-"$work/client" -ca "$certs/ca.crt" "$tls"
+client -ca "$certs/ca.crt" "$tls"
 refused "a TLS server in plaintext" "$tls"
 "$root/examples/tls-certs.sh" "$certs/other"
 refused "a TLS server whose certificate another CA signed" -ca "$certs/other/ca.crt" "$tls"
@@ -96,5 +69,5 @@ mtls="127.0.0.1:$((port + 20))"
 serve "$mtls" --tls-cert "$certs/server.crt" --tls-key "$certs/server.key" \
     --tls-client-ca "$certs/ca.crt"
 echo "== mutual TLS"
-"$work/client" -ca "$certs/ca.crt" -cert "$certs/client.crt" -key "$certs/client.key" "$mtls"
+client -ca "$certs/ca.crt" -cert "$certs/client.crt" -key "$certs/client.key" "$mtls"
 refused "a mutual-TLS server without a client certificate" -ca "$certs/ca.crt" "$mtls"

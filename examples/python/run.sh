@@ -25,48 +25,21 @@ python3 -m grpc_tools.protoc -I "$root/proto" --python_out="$gen" --grpc_python_
 
 # Certificates made now, in a temporary directory (examples/tls-certs.sh, openssl).
 certs="$(mktemp -d)"
-servers=()
+# client ARG ...: runs the client.
+client() { PYTHONPATH="$gen" python3 "$here/client.py" "$@"; }
+# shellcheck source=examples/servers.sh
+. "$root/examples/servers.sh"
 cleanup() {
-    for s in "${servers[@]}"; do
-        kill -TERM "$s" 2>/dev/null || true
-        wait "$s" 2>/dev/null || true
-    done
+    stop_servers
     rm -rf "$certs"
 }
 trap cleanup EXIT
 "$root/examples/tls-certs.sh" "$certs"
 
-# serve ADDR [FLAG ...]: starts climbot on ADDR and waits until it accepts connections.
-serve() {
-    local addr=$1
-    shift
-    "$bin" serve --grpc-addr "$addr" --metrics-addr 127.0.0.1:0 --log warn "$@" &
-    servers+=($!)
-    for _ in $(seq 100); do
-        kill -0 "$!" 2>/dev/null || { echo "climbot did not start" >&2; exit 1; }
-        (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null && return
-        sleep 0.1
-    done
-    echo "climbot did not accept connections on $addr" >&2
-    exit 1
-}
-# refused WHAT ARG ...: the client must fail to call (exit 2 and its one line).
-refused() {
-    local what=$1 out
-    shift
-    if out=$(PYTHONPATH="$gen" python3 "$here/client.py" "$@" 2>&1); then
-        echo "$out"
-        echo "FAIL: the client called $what" >&2
-        exit 1
-    fi
-    grep -q "cannot call" <<<"$out" || { echo "$out"; echo "FAIL: $what: no clear error" >&2; exit 1; }
-    echo "refused $what: $out"
-}
-
 port=${PY_EXAMPLE_PORT:-50151}
 addr="127.0.0.1:$port"
 serve "$addr"
-PYTHONPATH="$gen" python3 "$here/client.py" "$addr"
+client "$addr"
 # The worked examples and the documented errors of docs/integration.md, sent for real.
 PYTHONPATH="$gen" python3 "$root/scripts/integration_doc_check.py" "$addr"
 
@@ -75,7 +48,7 @@ PYTHONPATH="$gen" python3 "$root/scripts/integration_doc_check.py" "$addr"
 tls="127.0.0.1:$((port + 10))"
 serve "$tls" --tls-cert "$certs/server.crt" --tls-key "$certs/server.key"
 echo "== TLS"
-PYTHONPATH="$gen" python3 "$here/client.py" --ca "$certs/ca.crt" "$tls"
+client --ca "$certs/ca.crt" "$tls"
 refused "a TLS server in plaintext" "$tls"
 "$root/examples/tls-certs.sh" "$certs/other"
 refused "a TLS server whose certificate another CA signed" --ca "$certs/other/ca.crt" "$tls"
@@ -85,6 +58,6 @@ mtls="127.0.0.1:$((port + 20))"
 serve "$mtls" --tls-cert "$certs/server.crt" --tls-key "$certs/server.key" \
     --tls-client-ca "$certs/ca.crt"
 echo "== mutual TLS"
-PYTHONPATH="$gen" python3 "$here/client.py" --ca "$certs/ca.crt" \
+client --ca "$certs/ca.crt" \
     --cert "$certs/client.crt" --key "$certs/client.key" "$mtls"
 refused "a mutual-TLS server without a client certificate" --ca "$certs/ca.crt" "$mtls"
