@@ -394,23 +394,21 @@ pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_tls_flag_without_its_pair_is_refused() {
+    /// `climbot serve ARGS` made into a configuration.
+    fn config_of(args: &[&str]) -> Result<Config, ConfigError> {
         use clap::Parser;
         #[derive(Parser)]
         struct Command {
             #[command(flatten)]
             serve: ServeArgs,
         }
-        let refused = |args: &[&str]| {
-            let args = std::iter::once("serve").chain(args.iter().copied());
-            Command::try_parse_from(args)
-                .unwrap()
-                .serve
-                .to_config()
-                .unwrap_err()
-                .to_string()
-        };
+        let args = std::iter::once("serve").chain(args.iter().copied());
+        Command::try_parse_from(args).unwrap().serve.to_config()
+    }
+
+    #[test]
+    fn a_tls_flag_without_its_pair_is_refused() {
+        let refused = |args: &[&str]| config_of(args).unwrap_err().to_string();
         assert_eq!(
             refused(&["--tls-cert", "c.pem"]),
             "--tls-cert needs --tls-key"
@@ -431,16 +429,7 @@ mod tests {
 
     #[test]
     fn client_weights_are_checked() {
-        use clap::Parser;
-        #[derive(Parser)]
-        struct Command {
-            #[command(flatten)]
-            serve: ServeArgs,
-        }
-        let config = |args: &[&str]| {
-            let args = std::iter::once("serve").chain(args.iter().copied());
-            Command::try_parse_from(args).unwrap().serve.to_config()
-        };
+        let config = config_of;
         let ok = config(&["--client-weights", "search=3,batch=1"]).unwrap();
         assert_eq!(ok.client_weights.weight("search"), 3);
         assert_eq!(ok.client_weights.weight("anyone"), 1);
