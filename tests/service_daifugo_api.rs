@@ -8,10 +8,11 @@ use climbot::daifugo::bots::{easy, legal_decisions, policy};
 use climbot::daifugo::referee::Referee;
 use climbot::daifugo::rules::RuleSet;
 use climbot::daifugo::view::Phase;
-use climbot::daifugo::{DaifugoDecision, DaifugoView};
+use climbot::daifugo::{Daifugo, DaifugoDecision, DaifugoView};
 use climbot::game::GameKind;
 use climbot::pb;
 use climbot::pb::bot_service_client::BotServiceClient;
+use climbot::search::Searchable;
 use climbot::service::daifugo::{decision_from_wire, decision_to_wire, view_to_wire};
 use climbot::service::derive_seed;
 use common::*;
@@ -194,6 +195,10 @@ async fn expert_searches_the_play_and_answers_the_exchange_with_hard() {
                     expected, hard_choice,
                     "the exchange is the hard evaluation's"
                 );
+            } else if let Some(mate) = Daifugo::forced_win(view) {
+                assert_eq!(expected, mate, "a forced win is played at once");
+                assert_eq!(r.search_iterations, 0, "a forced win is not searched");
+                assert_eq!(r.explanation[0].terms[0].name, "mate");
             } else if legal_decisions(view).len() > 1 {
                 assert!(r.search_iterations > 0);
                 assert!(r.explanation.iter().any(|c| c.chosen));

@@ -180,16 +180,17 @@ pub fn lead_view() -> pb::LexioView {
 }
 
 /// A view whose EXPERT search never settles, so that it runs until its budget: 4
-/// players, seat 0 holds only sun 2 and moon 2 (the two best singles) with star 3 on the
-/// table. Playing either 2 wins the trick and then goes out with the other: the two
-/// candidates end every playout the same way, so neither can be eliminated.
+/// players, seat 0 holds sun 2 and moon 2 (the two best singles), cloud 8 and star 9,
+/// with star 3 on the table. Playing either 2 wins the trick, and the two lines are the
+/// same game: neither candidate can be eliminated. (With two tiles that may be beaten
+/// left after the 2s, the hand is no forced win, which EXPERT would answer at once.)
 pub fn undecided_view() -> pb::LexioView {
-    let hand = vec![t(2, SUN), t(2, MOON)];
+    let hand = vec![t(2, SUN), t(2, MOON), t(8, CLOUD), t(9, STAR)];
     // Everything but the hand and 30 hidden tiles has been played: star 3 last.
     let mut played: Vec<pb::LexioTile> = Vec::new();
     for number in [3, 4, 5, 6, 7] {
         for suit in [CLOUD, STAR, MOON, SUN] {
-            if played.len() < 20 && !(number == 3 && suit == STAR) {
+            if played.len() < 17 && !(number == 3 && suit == STAR) {
                 played.push(t(number, suit));
             }
         }
@@ -203,7 +204,7 @@ pub fn undecided_view() -> pb::LexioView {
             owner: Some(3),
             tiles: vec![t(3, STAR)],
         }),
-        seats: vec![seat(2), seat(9), seat(10), seat(11)],
+        seats: vec![seat(4), seat(9), seat(10), seat(11)],
         played,
         log: vec![],
         round: 1,

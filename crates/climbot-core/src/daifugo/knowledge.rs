@@ -215,7 +215,14 @@ impl Knowledge {
 
     /// Whether `hand` is mated from the current trick (see [`mate`]).
     pub fn mate_now(&self, hand: CardSet) -> bool {
-        mate(
+        self.mate_play_now(hand).is_some()
+    }
+
+    /// The first legal play of `hand` on the current trick that starts a mate (see
+    /// [`mate`]): the seat goes out before any other seat can play, whatever the
+    /// hidden cards. `None` when there is none.
+    pub fn mate_play_now(&self, hand: CardSet) -> Option<Play> {
+        mate_play(
             hand,
             &self.trick,
             &self.rules,
@@ -405,19 +412,27 @@ pub fn mate(
     now_count: usize,
     lead_count: usize,
 ) -> bool {
-    let mut found = false;
+    mate_play(hand, trick, rules, unseen, now_count, lead_count).is_some()
+}
+
+/// The first legal play (in the order of [`for_each_legal_play`]) that starts a mate of
+/// `hand` from `trick` (see [`mate`]), if any.
+pub fn mate_play(
+    hand: CardSet,
+    trick: &Trick,
+    rules: &RuleSet,
+    unseen: CardSet,
+    now_count: usize,
+    lead_count: usize,
+) -> Option<Play> {
     let mut candidates = Vec::new();
     for_each_legal_play(hand, trick, rules, |p| candidates.push(p));
     let mut memo = HashMap::new();
-    for p in candidates {
-        if found {
-            break;
-        }
-        found = mate_step(
-            hand, trick, &p, rules, unseen, now_count, lead_count, &mut memo,
-        );
-    }
-    found
+    candidates.into_iter().find(|p| {
+        mate_step(
+            hand, trick, p, rules, unseen, now_count, lead_count, &mut memo,
+        )
+    })
 }
 
 /// Whether playing `play` from `hand` on `trick` starts a mate.

@@ -25,9 +25,11 @@
 //! every split of the unseen cards.
 
 use super::cards::{Cards, Rank};
+use super::moves::for_each_legal_play;
 use super::plays::Play;
 use super::turn::{Action, TurnState};
 use super::view::DalmutiView;
+use crate::search::mate::{MateRules, first_mate_play};
 use crate::stats::{binomial, hypergeometric_pmf};
 
 /// The largest set size the tables cover (12 naturals plus 2 Jesters).
@@ -245,6 +247,17 @@ impl Ledger {
         k > MAX_SET || k == 0 || self.safe[k][usize::from(rank.get())]
     }
 
+    /// The first legal play of `hand` on `table` (`None`: a lead), in the order of
+    /// [`for_each_legal_play`], that starts a mate ([`crate::search::mate`]): sets that
+    /// win their trick whatever the split of the unseen cards
+    /// ([`Ledger::structurally_safe`]), the last one emptying the hand. `None` when
+    /// there is none.
+    pub fn mate_play(&self, hand: Cards, table: Option<Play>) -> Option<Play> {
+        let mut plays = Vec::new();
+        for_each_legal_play(hand, table, |p| plays.push(p));
+        first_mate_play(self, hand, &plays)
+    }
+
     /// The chance opponent `i` finishes in one play once it holds the lead (its whole
     /// hand is one set).
     pub fn one_set_prob(&self, i: usize) -> f64 {
@@ -431,6 +444,24 @@ pub(crate) fn test_ledger(mine: Cards, played: Cards, counts: &[u8]) -> Ledger {
         .collect();
     // The pass factor only weighs passes, and there are none.
     Ledger::from_parts(unseen, &opponents, 1.0)
+}
+
+/// Dalmuti's hands, leads and certain winners for the mate search.
+impl MateRules for Ledger {
+    type Hand = Cards;
+    type Play = Play;
+    fn leads(&self, hand: Cards, out: &mut Vec<Play>) {
+        for_each_legal_play(hand, None, |p| out.push(p));
+    }
+    fn rest(&self, hand: Cards, play: Play) -> Cards {
+        hand.difference(play.cards())
+    }
+    fn is_empty(&self, hand: Cards) -> bool {
+        hand.is_empty()
+    }
+    fn is_certain(&self, play: Play) -> bool {
+        self.structurally_safe(play.rank(), play.size())
+    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,10 @@
 //! a player may have made on purpose (re-entry is allowed, so a pass proves nothing).
 
 use super::combos::{Category, Combo, Key, straights};
+use super::moves::{for_each_lead, for_each_play};
 use super::tiles::{PlayerCount, Suit, Tile, TileSet};
 use super::view::{Action, LexioView};
+use crate::search::mate::{MateRules, first_mate_play};
 use crate::stats::hypergeometric_at_least;
 
 fn key_of(category: Category, vector: u32, suit: Suit) -> Key {
@@ -138,6 +140,38 @@ pub fn can_be_beaten(players: PlayerCount, pool: TileSet, play: Combo) -> bool {
 /// A certain winner: nobody can beat `play`, judged on the unseen set alone.
 pub fn is_certain_winner(view: &LexioView, play: Combo) -> bool {
     !can_be_beaten(view.players(), view.unseen(), play)
+}
+
+/// The first play of the view's seat (in the order of [`for_each_play`]) that starts a
+/// mate ([`crate::search::mate`]): plays nobody can beat ([`is_certain_winner`]), the
+/// last one emptying the hand, so the seat wins the round before any other seat plays
+/// a tile. `None` when there is none.
+pub fn mate_play(view: &LexioView) -> Option<Combo> {
+    let mut plays = Vec::new();
+    for_each_play(view.players(), view.hand(), view.table(), &mut |c| {
+        plays.push(c)
+    });
+    first_mate_play(&LexioMate(view), view.hand(), &plays)
+}
+
+/// Lexio's hands, leads and certain winners for the mate search.
+struct LexioMate<'v>(&'v LexioView);
+
+impl MateRules for LexioMate<'_> {
+    type Hand = TileSet;
+    type Play = Combo;
+    fn leads(&self, hand: TileSet, out: &mut Vec<Combo>) {
+        for_each_lead(self.0.players(), hand, &mut |c| out.push(c));
+    }
+    fn rest(&self, hand: TileSet, play: Combo) -> TileSet {
+        hand.difference(play.tiles())
+    }
+    fn is_empty(&self, hand: TileSet) -> bool {
+        hand.is_empty()
+    }
+    fn is_certain(&self, play: Combo) -> bool {
+        is_certain_winner(self.0, play)
+    }
 }
 
 /// What the public log says about one opponent.

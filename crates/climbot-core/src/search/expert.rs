@@ -69,6 +69,15 @@ pub trait Searchable: Simulation {
     /// paired deficits the anchor ([`Searchable::ANCHOR_Z`]) needs.
     const HALVING: bool = false;
 
+    /// A decision that wins by force, found exactly before any playout: the first play
+    /// of a line whose every play wins its trick whatever the hidden cards are, the
+    /// last one emptying the seat's hand (a mate), so that no other seat plays before
+    /// the seat goes out. The search answers it without searching. `None` (the
+    /// default): no such line, or the game has no such check.
+    fn forced_win(_view: &Self::View) -> Option<Self::Decision> {
+        None
+    }
+
     /// The strongest evaluation level the game serves: it answers the views the search
     /// cannot play (no [`Simulation::position`]) and makes the anchor of
     /// [`Searchable::ANCHOR_Z`].
@@ -141,6 +150,9 @@ pub struct ExpertBot<G> {
     pub shortlist: usize,
     /// Deals weighted by the other seats' logged decisions.
     pub inference: DealInference,
+    /// Answer a forced win ([`Searchable::forced_win`]) without searching (`mate=1`,
+    /// the default; `mate=0` searches it like any other view).
+    pub mate: bool,
     game: PhantomData<fn() -> G>,
 }
 
@@ -164,6 +176,7 @@ impl<G: Learnable> ExpertBot<G> {
             anchor_z: G::ANCHOR_Z,
             shortlist: G::SHORTLIST,
             inference: DealInference::OFF,
+            mate: true,
             game: PhantomData,
         }
     }
@@ -190,7 +203,8 @@ impl<G: Learnable> ExpertBot<G> {
     /// `halving=1` (successive halving over the known work instead of the race; 0: the
     /// race), `infer=N` (deals drawn per round and weighted by the other seats' logged
     /// decisions under the trained policy; 0: none), `beta=X` (the power of that
-    /// likelihood), `recent=N` (only the last N logged decisions weigh in; 0: all).
+    /// likelihood), `recent=N` (only the last N logged decisions weigh in; 0: all),
+    /// `mate=0` (search a forced win instead of answering it at once).
     pub fn with_override(mut self, text: &str) -> Result<Self, BotNameError> {
         let (name, value) = crate::bot::parse_override(text)?;
         let expected = |what| BotNameError::override_of(text, OverrideProblem::Expected(what));
@@ -258,6 +272,7 @@ impl<G: Learnable> ExpertBot<G> {
             "beta" => self.inference.beta = at_least_0()?,
             "recent" => self.inference.recent = count(0.0)? as usize,
             "shortlist" => self.shortlist = count(0.0)? as usize,
+            "mate" => self.mate = flag()?,
             "expand_after" => self.settings.tree.expand_after = count(0.0)?,
             "c" if value.is_finite() => self.settings.tree.exploration = at_least_0()?,
             "prior" if (0.0..=1.0).contains(&value) => self.settings.tree.prior = value,
@@ -269,7 +284,7 @@ impl<G: Learnable> ExpertBot<G> {
                     "expert",
                     "iterations, budget_ms, z, min_rounds, halving, deal_tries, \
                      uniform, random_playouts, learned, temperature, anchor, \
-                     shortlist, expand_after, c, prior, infer, beta, recent",
+                     shortlist, expand_after, c, prior, infer, beta, recent, mate",
                 ));
             }
         }
@@ -283,7 +298,12 @@ impl<G: Learnable> ExpertBot<G> {
         &self,
         view: &G::View,
         ctx: &mut DecisionContext<'_>,
-    ) -> Result<Searched<G::Decision>, Fallback<G::Decision>> {
+    ) -> Result<Searched<G::Decision>, Unsearched<G::Decision>> {
+        if self.mate
+            && let Some(win) = G::forced_win(view).filter(|d| G::is_legal(view, d))
+        {
+            return Err(Unsearched::Mate(win));
+        }
         let limit = Limit {
             iterations: ctx.max_iterations().or(self.iterations),
         };
@@ -387,8 +407,8 @@ impl<G: Learnable> ExpertBot<G> {
                 }
                 Ok((result, anchor))
             }
-            Err(super::NoResult::NoPosition) => Err(Fallback::OffPhase),
-            Err(super::NoResult::NoTime) => Err(Fallback::NoTime(evaluated)),
+            Err(super::NoResult::NoPosition) => Err(Unsearched::OffPhase),
+            Err(super::NoResult::NoTime) => Err(Unsearched::NoTime(evaluated)),
         }
     }
 }
@@ -406,10 +426,12 @@ fn random_playout<G: Simulation>(
 /// A search's result, and the evaluation bot's choice when it was the anchor.
 type Searched<D> = (SearchResult<D>, Option<D>);
 
-/// Why the search gave no answer of its own.
-enum Fallback<D> {
+/// Why the answer did not come from the search.
+enum Unsearched<D> {
     /// The phase has no position to search: the evaluation bot answers.
     OffPhase,
+    /// A forced win ([`Searchable::forced_win`]) needs no search.
+    Mate(D),
     /// The budget (or `max_iterations`) ended before the first round: the best answer
     /// already computed, marked as a fallback: the evaluation bot's choice when the
     /// search computed it first (for its anchor or its shortlist), else the easy one.
@@ -417,17 +439,27 @@ enum Fallback<D> {
 }
 
 fn answer_without_search<G: Searchable>(
-    why: Fallback<G::Decision>,
+    why: Unsearched<G::Decision>,
     view: &G::View,
     ctx: &mut DecisionContext<'_>,
 ) -> (G::Decision, Vec<Explained<G::Decision>>) {
     match why {
-        Fallback::OffPhase => G::evaluation_policy().decide_explained(view, ctx),
-        Fallback::NoTime(Some(evaluated)) => {
+        Unsearched::OffPhase => G::evaluation_policy().decide_explained(view, ctx),
+        // Listed alone, like a forced move, with the term that says why.
+        Unsearched::Mate(win) => (
+            win,
+            vec![Explained {
+                action: win,
+                score: 0.0,
+                probability: 1.0,
+                terms: vec![("mate", 0.0)],
+            }],
+        ),
+        Unsearched::NoTime(Some(evaluated)) => {
             ctx.mark_fallback();
             (evaluated, Vec::new())
         }
-        Fallback::NoTime(None) => {
+        Unsearched::NoTime(None) => {
             ctx.mark_fallback();
             let easy = G::policy(Difficulty::Easy).expect("every game serves easy");
             (easy.decide(view, ctx), Vec::new())

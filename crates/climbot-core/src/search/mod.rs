@@ -28,6 +28,7 @@ use crate::bot::DecisionContext;
 use crate::game::{Simulation, determinize};
 
 pub mod expert;
+pub mod mate;
 mod tree;
 
 pub use expert::{DealInference, DealWeight, ExpertBot, PlayoutPolicy, Searchable};

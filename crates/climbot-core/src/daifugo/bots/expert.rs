@@ -13,7 +13,9 @@
 use super::easy::choose_play_with;
 use crate::daifugo::Daifugo;
 use crate::daifugo::decision::DaifugoDecision;
+use crate::daifugo::knowledge::{Knowledge, Memory};
 use crate::daifugo::position::DaifugoPosition;
+use crate::daifugo::view::{DaifugoView, Phase};
 use crate::game::Simulation;
 use crate::search::Searchable;
 use rand_chacha::ChaCha8Rng;
@@ -38,5 +40,23 @@ impl Searchable for Daifugo {
             Some(play) => DaifugoDecision::Play(play),
             None => DaifugoDecision::Pass,
         }
+    }
+
+    /// The first play of a mate ([`Knowledge::mate_play_now`]): certain winners (8-cuts,
+    /// revolutions and the ♠3 return included) and then a last play that is not a
+    /// forbidden finish. Where a trick comes back to its owner before it clears (the
+    /// UECda rules), the owner of a mated hand passes to clear it and leads the rest.
+    fn forced_win(view: &DaifugoView) -> Option<DaifugoDecision> {
+        if !matches!(view.phase(), Phase::Play) {
+            return None;
+        }
+        let knowledge = Knowledge::new(view, Memory::FULL);
+        if let Some(play) = knowledge.mate_play_now(view.hand()) {
+            return Some(DaifugoDecision::Play(play));
+        }
+        let trick = view.trick();
+        let back_to_owner = trick.table.is_some() && knowledge.owner == Some(knowledge.seat);
+        (back_to_owner && knowledge.mate_lead(view.hand(), trick.revolution))
+            .then_some(DaifugoDecision::Pass)
     }
 }

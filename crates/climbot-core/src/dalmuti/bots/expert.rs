@@ -12,7 +12,9 @@
 use super::easy::{easy_follow, easy_lead};
 use crate::dalmuti::Dalmuti;
 use crate::dalmuti::decision::DalmutiDecision;
+use crate::dalmuti::knowledge::Ledger;
 use crate::dalmuti::position::DalmutiPosition;
+use crate::dalmuti::view::{DalmutiView, Phase};
 use crate::game::Simulation;
 use crate::search::{Searchable, TreeSettings};
 use rand_chacha::ChaCha8Rng;
@@ -35,5 +37,16 @@ impl Searchable for Dalmuti {
                 easy_follow(hand, table).map_or(DalmutiDecision::Pass, DalmutiDecision::Play)
             }
         }
+    }
+
+    /// The first play of a mate ([`Ledger::mate_play`]): sets no split of the unseen
+    /// cards can beat, then the rest of the hand in one set.
+    fn forced_win(view: &DalmutiView) -> Option<DalmutiDecision> {
+        if !matches!(view.phase(), Phase::Play) {
+            return None;
+        }
+        Ledger::new(view, super::hard::HARD.memory)
+            .mate_play(view.hand(), view.table())
+            .map(DalmutiDecision::Play)
     }
 }

@@ -5,7 +5,7 @@
 use super::easy::easy_action;
 use crate::game::Simulation;
 use crate::lexio::Lexio;
-use crate::lexio::knowledge::seat_models;
+use crate::lexio::knowledge::{mate_play, seat_models};
 use crate::lexio::position::LexioDeal;
 use crate::lexio::position::LexioPosition;
 use crate::lexio::view::Action;
@@ -37,6 +37,12 @@ impl Searchable for Lexio {
     ) -> Action {
         let seat = Lexio::to_act(position).expect("a playout acts only while the round runs");
         easy_action(position.players(), position.hand(seat), position.table())
+    }
+
+    /// The first play of a mate ([`mate_play`]): tiles nobody can beat, then the rest
+    /// of the hand in one play.
+    fn forced_win(view: &LexioView) -> Option<Action> {
+        mate_play(view).map(Action::Play)
     }
 
     /// A seat that passed on a single trick probably holds nothing above the table's
