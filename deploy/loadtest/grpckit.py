@@ -1,4 +1,4 @@
-"""Shared by the Python load drivers (rolling-restart.py, ...): the Python stubs (generated from
+"""Shared by rolling-restart.py and fair-flood.py: the Python stubs (generated from
 proto/ into a temporary directory with grpcio-tools), `climbot serve` children on fixed
 loopback ports, the load-test payloads as SelectPlay requests, and small statistics.
 
