@@ -24,9 +24,11 @@ import argparse
 import collections
 import os
 import random
+import re
 import sys
 import threading
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import grpckit as kit  # noqa: E402
@@ -43,8 +45,6 @@ def easy_counts(counts):
 
 def refusals(server):
     """climbot_client_refusals_total by client, from /metrics."""
-    import re
-    import urllib.request
     with urllib.request.urlopen(f"http://{server.metrics}/metrics", timeout=5) as r:
         text = r.read().decode()
     out = {}
