@@ -16,6 +16,10 @@ Subcommands:
          writes a markdown report (throughput, p50/p99, errors, ratio to health).
   soak   a fixed request rate for a duration; samples the server's VmRSS from
          /proc/<pid>/status; writes a markdown report (errors, RSS growth).
+  tls    SelectPlay (Lexio EASY) over TLS against plaintext in the same run: two servers
+         (one with --tls-cert/--tls-key, certificates made now by
+         examples/tls-certs.sh in a temporary directory), runs alternated; writes a
+         markdown report (per-run TLS/plaintext throughput ratios, mean and 95% CI).
 
 Everything is bounded: h2load runs with a request count (-n) and a subprocess timeout,
 the server listens on 127.0.0.1 only and is stopped at the end whatever happens.
@@ -54,7 +58,8 @@ def die(message):
 class Server:
     """A `climbot serve` child on ephemeral loopback ports, JSON logs to a file."""
 
-    def __init__(self, binary, log_path, extra_args=()):
+    def __init__(self, binary, log_path, extra_args=(), scheme="http"):
+        self.scheme = scheme
         self.log_path = log_path
         self.log = open(log_path, "w")
         env = {k: v for k, v in os.environ.items() if not k.startswith("CLIMBOT_")}
@@ -87,7 +92,7 @@ class Server:
         die("server did not start within 30 s")
 
     def url(self, path):
-        return f"http://{self.grpc}{path}"
+        return f"{self.scheme}://{self.grpc}{path}"
 
     def scrape(self):
         """`climbot_requests_total` samples as {(rpc, game, difficulty, code): count}."""
@@ -472,6 +477,106 @@ def soak(args):
         sys.exit(1)
 
 
+def tls(args):
+    """SelectPlay Lexio EASY at one concurrency over TLS and over plaintext, alternated."""
+    started = datetime.datetime.now(datetime.timezone.utc)
+    host = machine()
+    tmp = tempfile.mkdtemp(prefix="h2tls-")
+    certs = os.path.join(tmp, "certs")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    subprocess.run([os.path.join(root, "examples", "tls-certs.sh"), certs], check=True,
+                   stdout=subprocess.DEVNULL)
+    target = Target("SelectPlay lexio EASY (follow)", SELECT_PATH,
+                    os.path.join(args.payloads, "lexio_easy_follow.h2load.bin"), "easy")
+    tls_args = ["--tls-cert", os.path.join(certs, "server.crt"), "--tls-key",
+                os.path.join(certs, "server.key")]
+    conns, streams = shape(args.concurrency)
+    servers, failures = {}, []
+    runs = {"plaintext": [], "tls": []}
+    lat = {"plaintext": [], "tls": []}
+    negotiated = {}
+    try:
+        servers["plaintext"] = Server(args.binary, os.path.join(tmp, "plain.log"),
+                                      args.serve_arg)
+        servers["tls"] = Server(args.binary, os.path.join(tmp, "tls.log"),
+                                [*args.serve_arg, *tls_args], scheme="https")
+        for name in ("plaintext", "tls"):  # warm-up
+            r, errors = checked_run(servers[name], target, args.warmup, conns, streams)
+            if errors:
+                failures.append(f"warm-up {name}: {errors} errors\n{r['raw']}")
+        for rep in range(args.reps):
+            # ABBA: plaintext first on even runs, TLS first on odd ones.
+            order = ("plaintext", "tls") if rep % 2 == 0 else ("tls", "plaintext")
+            for name in order:
+                log = os.path.join(tmp, f"lat-{name}-{rep}.tsv")
+                r, errors = checked_run(servers[name], target, args.requests, conns,
+                                        streams, log)
+                runs[name].append(r["rps"])
+                lat[name] += latencies_us(log)
+                if name == "tls":
+                    for key in ("TLS Protocol", "Cipher", "Server Temp Key",
+                                "Application protocol"):
+                        m = re.search(rf"^{key}: (.+)$", r["raw"], re.M)
+                        negotiated[key] = m.group(1).strip() if m else "?"
+                if errors:
+                    failures.append(f"{name} run {rep}: {errors} errors\n{r['raw']}")
+    finally:
+        codes = {name: s.stop() for name, s in servers.items()}
+    for name, code in codes.items():
+        if code != 0:
+            failures.append(f"{name} server exited with {code}")
+    if failures:
+        die("tls: " + "\n".join(failures))
+    ratios = [t / p for t, p in zip(runs["tls"], runs["plaintext"])]
+    mean, low, high = mean_ci95(ratios)
+    n = args.requests * args.reps
+    pooled = {k: n / sum(args.requests / x for x in v) for k, v in runs.items()}
+    lines = [
+        f"## SelectPlay over TLS against plaintext, same run ({args.concurrency} in flight)",
+        "",
+        f"- Date: {started.strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- Machine: {host}",
+        f"- Command: `{args.command}`" if args.command else
+        "- Command: `python3 deploy/loadtest/h2bench.py tls`",
+        f"- Tool: {h2load_version()}, one thread, {conns} connections x {streams} streams; "
+        "`https://` for the TLS server (negotiated, as h2load printed it: "
+        f"{', '.join(f'{k} {v}' for k, v in negotiated.items())}; h2load does not "
+        "verify the certificate)",
+        f"- Servers: two `{' '.join([args.binary, 'serve', *args.serve_arg])}` at the same "
+        "time, one plaintext, one with `--tls-cert`/`--tls-key` (EC P-256 certificate "
+        "made at run time by `examples/tls-certs.sh`)",
+        f"- {args.reps} runs per transport of {args.requests} requests each, alternated "
+        f"ABBA (plaintext, TLS, TLS, plaintext, ...) after {args.warmup} warm-up "
+        "requests each; every run checked on the server's /metrics (OK count = requests, "
+        "other codes 0): 0 errors",
+        "",
+        "| Transport | Requests | Throughput (req/s) | Runs (req/s) | p50 (ms) | p99 (ms) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name in ("plaintext", "tls"):
+        s = sorted(lat[name])
+        lines.append(f"| {name} | {n} | {pooled[name]:.0f} | "
+                     f"{', '.join(f'{x:.0f}' for x in runs[name])} | "
+                     f"{percentile(s, 50) / 1000:.3f} | {percentile(s, 99) / 1000:.3f} |")
+    ok = mean >= args.target
+    lines += [
+        "",
+        f"TLS / plaintext throughput: per-run ratios (each TLS run over the plaintext run "
+        f"of the same pair) {', '.join(f'{x:.2f}' for x in ratios)}; mean "
+        f"**{mean:.2f}**, 95% CI [{low:.2f}, {high:.2f}] (Student t, {len(ratios)} "
+        f"pairs); pooled {pooled['tls'] / pooled['plaintext']:.2f}.",
+        "",
+        f"- [{'x' if ok else ' '}] mean ratio >= {args.target:.2f}",
+    ]
+    report = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(report)
+    print(report)
+    if args.strict and not ok:
+        sys.exit(1)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -498,10 +603,19 @@ def main():
     s.add_argument("rate", type=int, help="requests per second")
     s.add_argument("--clients", type=int, default=4)
     s.add_argument("--sample-every", type=float, default=5.0)
+    t = sub.add_parser("tls")
+    t.add_argument("--concurrency", type=int, default=16)
+    t.add_argument("--requests", type=int, default=20000)
+    t.add_argument("--reps", type=int, default=10)
+    t.add_argument("--warmup", type=int, default=2000)
+    t.add_argument("--target", type=float, default=0.8)
+    t.add_argument("--command", help="the command line to quote in the report")
+    t.add_argument("--strict", action="store_true",
+                   help="fail when the mean ratio is under --target")
     args = p.parse_args()
     if args.cmd == "soak" and not (1 <= args.duration <= 3600 and 1 <= args.rate <= 20000):
         die("soak: duration must be 1..3600 s and rate 1..20000 req/s")
-    {"bench": bench, "soak": soak}[args.cmd](args)
+    {"bench": bench, "soak": soak, "tls": tls}[args.cmd](args)
 
 
 if __name__ == "__main__":

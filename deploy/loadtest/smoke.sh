@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# CI smoke of the load-test kit (under a minute): the debug binary CI already builds, a few
-# thousand requests per target at concurrency 1, 16 and 64, zero errors required
-# (checked on the server's /metrics); no performance targets (debug build, shared CI
-# machine). Installs h2load when missing.
+# CI smoke of the load-test kit (about a minute): the debug binary CI already builds, a
+# few thousand requests per target at concurrency 1, 16 and 64, zero errors required
+# (checked on the server's /metrics); then the rolling-restart soak's short form (2
+# servers, 20 s, one restart each: no call lost, every refusal retryable, every exit 0).
+# No performance targets (debug build, shared CI machine). Installs h2load when missing.
 #
 #   deploy/loadtest/smoke.sh
 set -euo pipefail
@@ -34,4 +35,11 @@ PY
 timeout 300 python3 deploy/loadtest/h2bench.py --binary "$CLIMBOT_BIN" --payloads "$PAYLOADS" \
   --out "${TMPDIR:-/tmp}/climbot-loadtest-smoke.md" \
   bench --requests 2000 --reps 1 --warmup 200 --expert 20 >/dev/null
-echo "loadtest smoke: ok (report: ${TMPDIR:-/tmp}/climbot-loadtest-smoke.md)"
+rolling=${TMPDIR:-/tmp}/climbot-rolling-restart-smoke.md
+if ! timeout 120 python3 deploy/loadtest/rolling-restart.py --binary "$CLIMBOT_BIN" \
+  --payloads "$PAYLOADS" --servers 2 --duration 20s --out "$rolling" >/dev/null; then
+  cat "$rolling" 2>/dev/null
+  echo "loadtest smoke: the rolling-restart soak failed" >&2
+  exit 1
+fi
+echo "loadtest smoke: ok (reports: ${TMPDIR:-/tmp}/climbot-loadtest-smoke.md, $rolling)"
