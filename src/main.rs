@@ -40,6 +40,8 @@ enum Command {
     Arena(climbot::arena::cli::ArenaArgs),
     /// Every pair of levels in duplicate matches, and one rating per level.
     Ladder(climbot::arena::cli::LadderArgs),
+    /// Merge the shard files of an arena or ladder run into its report.
+    Merge(climbot::arena::cli::MergeArgs),
     /// Fit a game's learned policy to a teacher bot's decisions in self-play.
     Train(climbot::tools::train::TrainArgs),
     /// Play many rounds between easy bots, checking every action and invariant.
@@ -231,6 +233,7 @@ fn main() -> ExitCode {
         }),
         Command::Arena(args) => report(climbot::arena::cli::arena(args)),
         Command::Ladder(args) => report(climbot::arena::cli::ladder(args)),
+        Command::Merge(args) => report(climbot::arena::cli::merge_shards(args)),
         Command::Train(args) => report(climbot::tools::train::train(&args)),
         Command::Selfplay(cmd) => report(match cmd {
             SelfplayCommand::Lexio(args) => climbot::tools::lexio::selfplay(args),

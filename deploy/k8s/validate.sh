@@ -11,7 +11,8 @@
 # (built into kubectl; components need 1.21 or later; no cluster, no network), validates
 # every object built the same way, and checks that the objects agree with each other
 # (consistency.py: selectors, named ports, scrape annotations on or off, probes, the
-# TLS overlay's Certificate, Secret, variables and probes).
+# TLS overlay's Certificate, Secret, variables and probes). Last, the Indexed Jobs of
+# deploy/k8s-jobs/ (strict, their shard counts, and collect.sh against a stand-in kubectl).
 set -euo pipefail
 cd "$(dirname "$0")"
 # The console script may not be on PATH (pip --user): run the module.
@@ -100,4 +101,37 @@ for dir in . ../k8s-overlays/*/; do
   builds+=("$name=$tmp/$name.yaml")
 done
 python3 consistency.py check "${builds[@]}"
+
+# The Indexed Jobs that shard a run over a cluster (deploy/k8s-jobs): strict against
+# each version, each pod's --shard I/N with N the Job's completions and I its index,
+# and collect.sh against a stand-in for kubectl.
+jobs=(../k8s-jobs/*.yaml)
+for v in "${versions[@]}"; do
+  out=$(kubernetes-validate --strict -k "$v" "${jobs[@]}" 2>&1) || {
+    echo "$out"
+    echo "validate: deploy/k8s-jobs fails against $v" >&2
+    exit 1
+  }
+  if grep -q "Couldn't find schema" <<<"$out"; then
+    echo "$out"
+    echo "validate: a Job of deploy/k8s-jobs has no schema for $v" >&2
+    exit 1
+  fi
+done
+python3 - "${jobs[@]}" <<'PY'
+import sys, yaml
+for path in sys.argv[1:]:
+    job = yaml.safe_load(open(path))
+    spec = job["spec"]
+    assert spec["completionMode"] == "Indexed", path
+    container = spec["template"]["spec"]["containers"][0]
+    shard = [a for a in container["args"] if a.startswith("--shard=")]
+    want = f"--shard=$(SHARD_INDEX)/{spec['completions']}"
+    assert shard == [want], f"{path}: {shard} is not [{want!r}]"
+    env = {e["name"]: e for e in container["env"]}
+    ref = env["SHARD_INDEX"]["valueFrom"]["fieldRef"]["fieldPath"]
+    assert ref == "metadata.annotations['batch.kubernetes.io/job-completion-index']", path
+    print(f"ok: {path}: {spec['completions']} shards, one per completion index")
+PY
+../k8s-jobs/collect_test.sh
 echo "validate: ok (${versions[*]})"

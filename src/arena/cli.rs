@@ -1,5 +1,6 @@
 //! `climbot arena`: duplicate matches between bots from the command line.
 
+use super::shard::{Merged, Shard, ShardFile, ShardedRun, TableSpec, merge, play_shard};
 use super::{ArenaConfig, ArenaError, GameRunner, Runner, Sprt, entrants, run_with_progress};
 use crate::daifugo::Daifugo;
 use crate::dalmuti::Dalmuti;
@@ -56,6 +57,10 @@ pub struct ArenaArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Play only shard I of N (the blocks whose index is I modulo N) and print them as
+    /// a shard file (JSON) for `climbot merge`; not with --sprt.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -86,6 +91,42 @@ pub struct TableArgs {
 }
 
 impl TableArgs {
+    /// The table as a shard file records it.
+    fn spec(&self) -> TableSpec {
+        TableSpec {
+            game: self.game.name().to_string(),
+            players: self.players,
+            rounds: self.rounds,
+            rules: self
+                .rules
+                .and_then(|r| r.to_possible_value())
+                .map(|v| v.get_name().to_string()),
+        }
+    }
+
+    /// The table a shard file names (without `--via`).
+    fn of_spec(spec: &TableSpec) -> Result<TableArgs, ToolError> {
+        let game = spec
+            .game
+            .parse::<GameKind>()
+            .map_err(|e| ToolError::usage(format!("a shard file's game: {e}")))?;
+        let rules = spec
+            .rules
+            .as_deref()
+            .map(|r| {
+                RulesName::from_str(r, false)
+                    .map_err(|_| ToolError::usage(format!("a shard file's rules: {r:?}")))
+            })
+            .transpose()?;
+        Ok(TableArgs {
+            game,
+            players: spec.players,
+            rounds: spec.rounds,
+            rules,
+            via: None,
+        })
+    }
+
     /// The block runner of this table: a usage error for a table the game does not
     /// have, a failure when the `--via` server cannot be reached.
     pub fn runner(&self) -> Result<Box<dyn GameRunner>, ToolError> {
@@ -150,6 +191,20 @@ pub fn arena(args: ArenaArgs) -> Result<(), ToolError> {
     for name in &seats {
         runner.check_bot(name).map_err(ToolError::usage_of)?;
     }
+    if let Some(shard) = args.shard {
+        if args.sprt.is_some() {
+            return Err(ToolError::usage(
+                "--sprt stops on the blocks played so far, which a shard cannot know: \
+                 shard a run without --sprt",
+            ));
+        }
+        let run = ShardedRun::Arena {
+            lineup: args.lineup,
+            blocks: args.blocks,
+            seed: args.seed,
+        };
+        return sharded(runner.as_ref(), args.table.spec(), run, shard, args.threads);
+    }
     if let Some(delta) = args.sprt {
         if !(delta.is_finite() && delta > 0.0) {
             return Err(ToolError::usage(format!(
@@ -206,6 +261,10 @@ pub struct LadderArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Play only shard I of N of every pair's blocks and print them as a shard file
+    /// (JSON) for `climbot merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -234,6 +293,14 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
             .check_bot(level)
             .map_err(|e| ToolError::usage_of(e.named_by("--levels")))?;
     }
+    if let Some(shard) = args.shard {
+        let run = ShardedRun::Ladder {
+            levels,
+            blocks: args.blocks,
+            seed: args.seed,
+        };
+        return sharded(runner.as_ref(), args.table.spec(), run, shard, args.threads);
+    }
     let pairs = (levels.len() * (levels.len() - 1)) as u64;
     let config = super::ladder::LadderConfig {
         levels,
@@ -254,6 +321,63 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
         println!("{}", report.to_json());
     } else {
         print!("{}", report.to_table());
+    }
+    Ok(())
+}
+
+/// Plays one shard and prints its file.
+fn sharded(
+    runner: &dyn GameRunner,
+    table: TableSpec,
+    run: ShardedRun,
+    shard: Shard,
+    threads: Option<usize>,
+) -> Result<(), ToolError> {
+    let total: u64 = super::shard::arena_runs(&run)
+        .iter()
+        .map(|config| shard.blocks(config.blocks).len() as u64)
+        .sum();
+    let progress = Progress::new(total, "blocks");
+    let file = thread_pool(threads)?
+        .install(|| play_shard(runner, table, run, shard, &|n| progress.advance(n)))?;
+    drop(progress);
+    let text = serde_json::to_string(&file)
+        .map_err(|e| ToolError::Failed(format!("the shard file: {e}")))?;
+    println!("{text}");
+    Ok(())
+}
+
+/// `climbot merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shard files of one `arena` or `ladder` run (`--shard I/N`), every shard once,
+    /// in any order.
+    #[arg(required = true, value_name = "SHARD_FILE")]
+    pub files: Vec<std::path::PathBuf>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `climbot merge`: the report of the unsharded run (its timing fields aside).
+pub fn merge_shards(args: MergeArgs) -> Result<(), ToolError> {
+    let files = args
+        .files
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))?;
+            serde_json::from_str::<ShardFile>(&text)
+                .map_err(|e| ToolError::usage(format!("{}: not a shard file: {e}", path.display())))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let table = TableArgs::of_spec(&files[0].table)?;
+    let runner = table.runner()?;
+    match merge(runner.as_ref(), &files).map_err(ToolError::usage_of)? {
+        Merged::Arena(report) if args.json => println!("{}", report.to_json()),
+        Merged::Arena(report) => print!("{}", report.to_table()),
+        Merged::Ladder(report) if args.json => println!("{}", report.to_json()),
+        Merged::Ladder(report) => print!("{}", report.to_table()),
     }
     Ok(())
 }

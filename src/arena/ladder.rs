@@ -13,7 +13,7 @@
 //! Fisher information); each step up the ladder gets its own interval from the same
 //! covariance.
 
-use super::{ArenaConfig, ArenaError, GameRunner, run_with_progress};
+use super::{ArenaConfig, ArenaError, ArenaReport, GameRunner, run_with_progress};
 use crate::stats::MeanCi;
 
 /// Settings of a ladder run.
@@ -88,6 +88,56 @@ pub struct LadderReport {
     pub steps: Vec<Step>,
 }
 
+/// One arena run of a ladder: `alone` (a level's index) in one seat against a field of
+/// `field`.
+#[derive(Clone, Debug)]
+pub struct LadderRun {
+    /// The level alone at the table.
+    pub alone: usize,
+    /// The level of the field.
+    pub field: usize,
+    /// The run's arena settings.
+    pub arena: ArenaConfig,
+}
+
+/// The arena runs of a ladder, in the order they are played and fitted: for each pair
+/// (A, B) of levels in order, A alone against a field of B, then B alone against A.
+pub fn ladder_runs(config: &LadderConfig) -> Vec<LadderRun> {
+    let n = config.levels.len();
+    let mut runs = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            for (alone, field) in [(a, b), (b, a)] {
+                runs.push(LadderRun {
+                    alone,
+                    field,
+                    arena: ArenaConfig {
+                        lineup: vec![config.levels[alone].clone(), config.levels[field].clone()],
+                        blocks: config.blocks,
+                        seed: config.seed,
+                        sprt: None,
+                    },
+                });
+            }
+        }
+    }
+    runs
+}
+
+/// Checks a ladder's settings against the table.
+pub fn check_ladder(runner: &dyn GameRunner, config: &LadderConfig) -> Result<(), ArenaError> {
+    if config.levels.len() < 2 {
+        return Err(ArenaError::TooFewLevels);
+    }
+    if config.blocks < 2 {
+        return Err(ArenaError::TooFewBlocks);
+    }
+    for level in &config.levels {
+        runner.check_bot(level)?;
+    }
+    Ok(())
+}
+
 /// Plays every pair of levels and fits the ratings. `progress` is told each pair as it
 /// finishes, `blocks_done` each block (from any thread): there are
 /// `levels * (levels - 1) * blocks` of them.
@@ -97,60 +147,80 @@ pub fn run_ladder(
     progress: &mut dyn FnMut(&str),
     blocks_done: &(dyn Fn(u64) + Sync),
 ) -> Result<LadderReport, ArenaError> {
-    let n = config.levels.len();
-    if n < 2 {
-        return Err(ArenaError::TooFewLevels);
+    check_ladder(runner, config)?;
+    let mut reports = Vec::new();
+    for run in ladder_runs(config) {
+        reports.push(run_with_progress(runner, &run.arena, blocks_done)?);
+        if run.alone > run.field {
+            // Both directions of the pair are played.
+            progress(&pair_line(config, run.field, run.alone, runner, &reports));
+        }
     }
-    if config.blocks < 2 {
-        return Err(ArenaError::TooFewBlocks);
-    }
-    for level in &config.levels {
-        runner.check_bot(level)?;
-    }
+    fit_ladder(runner, config, &reports)
+}
+
+/// The blocks the first level of the pair whose two runs end `reports` won.
+fn pair_wins(runner: &dyn GameRunner, reports: &[ArenaReport]) -> (f64, Vec<f64>) {
     let sign = if runner.higher_is_better() { 1.0 } else { -1.0 };
+    let [first, second] = &reports[reports.len() - 2..] else {
+        unreachable!("a pair has two runs")
+    };
+    let advantages: Vec<f64> = first
+        .block_diffs
+        .iter()
+        .map(|d| sign * d)
+        .chain(second.block_diffs.iter().map(|d| -sign * d))
+        .collect();
+    let wins = advantages
+        .iter()
+        .map(|&d| match d.total_cmp(&0.0) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Less => 0.0,
+        })
+        .sum();
+    (wins, advantages)
+}
+
+fn pair_line(
+    config: &LadderConfig,
+    a: usize,
+    b: usize,
+    runner: &dyn GameRunner,
+    reports: &[ArenaReport],
+) -> String {
+    let (wins_a, advantages) = pair_wins(runner, reports);
+    format!(
+        "{} vs {} played: {} won {wins_a} of {} blocks (a tie counts half)",
+        config.levels[a],
+        config.levels[b],
+        config.levels[a],
+        advantages.len()
+    )
+}
+
+/// The ratings from the reports of the runs of [`ladder_runs`], in that order: the
+/// same figures whether the runs were played at once or gathered from shards.
+pub fn fit_ladder(
+    runner: &dyn GameRunner,
+    config: &LadderConfig,
+    reports: &[ArenaReport],
+) -> Result<LadderReport, ArenaError> {
+    let n = config.levels.len();
     // An advantage is a difference of two values of the primary metric.
     let primary = runner.metric_ranges()[0];
     let spread = primary.1 - primary.0;
+    let runs = ladder_runs(config);
     let mut pairs = Vec::new();
-    for a in 0..n {
-        for b in a + 1..n {
-            let mut advantages = Vec::new();
-            for (alone, field, orient) in [(a, b, 1.0), (b, a, -1.0)] {
-                let report = run_with_progress(
-                    runner,
-                    &ArenaConfig {
-                        lineup: vec![config.levels[alone].clone(), config.levels[field].clone()],
-                        blocks: config.blocks,
-                        seed: config.seed,
-                        sprt: None,
-                    },
-                    blocks_done,
-                )?;
-                advantages.extend(report.block_diffs.iter().map(|d| orient * sign * d));
-            }
-            let wins_a = advantages
-                .iter()
-                .map(|&d| match d.total_cmp(&0.0) {
-                    std::cmp::Ordering::Greater => 1.0,
-                    std::cmp::Ordering::Equal => 0.5,
-                    std::cmp::Ordering::Less => 0.0,
-                })
-                .sum();
-            progress(&format!(
-                "{} vs {} played: {} won {wins_a} of {} blocks (a tie counts half)",
-                config.levels[a],
-                config.levels[b],
-                config.levels[a],
-                advantages.len()
-            ));
-            pairs.push(PairResult {
-                a,
-                b,
-                wins_a,
-                blocks: advantages.len() as u64,
-                advantage: crate::stats::mean_ci95(&advantages, (-spread, spread)),
-            });
-        }
+    for (i, run) in runs.iter().enumerate().skip(1).step_by(2) {
+        let (wins_a, advantages) = pair_wins(runner, &reports[..=i]);
+        pairs.push(PairResult {
+            a: run.field,
+            b: run.alone,
+            wins_a,
+            blocks: advantages.len() as u64,
+            advantage: crate::stats::mean_ci95(&advantages, (-spread, spread)),
+        });
     }
     let games: Vec<(usize, usize, f64, f64)> = pairs
         .iter()

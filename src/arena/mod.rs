@@ -12,6 +12,7 @@ mod error;
 mod games;
 pub mod ladder;
 pub mod remote;
+pub mod shard;
 
 pub use error::{ArenaError, RemoteError, ViaError};
 pub use games::{ArenaGame, Follow, Followed, GameRunner, Runner};
@@ -19,7 +20,7 @@ pub use games::{ArenaGame, Follow, Followed, GameRunner, Runner};
 use crate::bot::StableHasher;
 use crate::stats::{MeanCi, mean_ci95};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// What one seat earned in one block (one rotation): metric sums and the number of
@@ -33,7 +34,7 @@ pub struct SeatTotals {
 }
 
 /// Decision times of one bot, in nanoseconds.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Latencies(pub Vec<u64>);
 
 impl Latencies {
@@ -126,12 +127,16 @@ pub fn block_seed(seed: u64, index: u64) -> u64 {
         .finish()
 }
 
-/// What one block yields: per entrant, its metric means over the block, and per seat
-/// slot (entrant) the decision times.
-#[derive(Clone, Debug)]
-struct BlockResult {
-    means: Vec<Vec<f64>>,
-    latencies: Vec<Latencies>,
+/// What one block yields: per entrant, its metric means over the block, and per
+/// entrant the decision times.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BlockResult {
+    /// The block's index in its run (its deals depend on it and the seed alone).
+    pub index: u64,
+    /// Per entrant, one mean per metric ([`GameRunner::metrics`] order).
+    pub means: Vec<Vec<f64>>,
+    /// Per entrant, the decision times of the block.
+    pub latencies: Vec<Latencies>,
 }
 
 fn play_block(
@@ -180,7 +185,11 @@ fn play_block(
         .zip(&units)
         .map(|(s, &u)| s.into_iter().map(|x| x / u.max(1) as f64).collect())
         .collect();
-    Ok(BlockResult { means, latencies })
+    Ok(BlockResult {
+        index,
+        means,
+        latencies,
+    })
 }
 
 /// Settings of one arena run.
@@ -301,6 +310,37 @@ pub fn run(runner: &dyn GameRunner, config: &ArenaConfig) -> Result<ArenaReport,
     run_with_progress(runner, config, &|_| {})
 }
 
+/// Checks the lineup against the table: one name per seat and the entrants.
+fn lineup_of(
+    runner: &dyn GameRunner,
+    config: &ArenaConfig,
+) -> Result<(Vec<String>, Vec<Entrant>), ArenaError> {
+    let (seats, entrants) = entrants(&config.lineup, runner.players())?;
+    for name in &seats {
+        runner.check_bot(name)?;
+    }
+    Ok((seats, entrants))
+}
+
+/// Plays the blocks `indices` (in parallel), in the order given.
+fn play_blocks(
+    runner: &dyn GameRunner,
+    seats: &[String],
+    entrants: &[Entrant],
+    seed: u64,
+    indices: &[u64],
+    blocks_done: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<BlockResult>, ArenaError> {
+    indices
+        .par_iter()
+        .map(|&i| {
+            let block = play_block(runner, seats, entrants, seed, i);
+            blocks_done(1);
+            block
+        })
+        .collect()
+}
+
 /// [`run`], telling `blocks_done` of each block as it finishes (from any thread, in
 /// any order); the results do not depend on it.
 pub fn run_with_progress(
@@ -308,11 +348,7 @@ pub fn run_with_progress(
     config: &ArenaConfig,
     blocks_done: &(dyn Fn(u64) + Sync),
 ) -> Result<ArenaReport, ArenaError> {
-    let p = runner.players();
-    let (seats, entrants) = entrants(&config.lineup, p)?;
-    for name in &seats {
-        runner.check_bot(name)?;
-    }
+    let (seats, entrants) = lineup_of(runner, config)?;
     let start = Instant::now();
     let mut results: Vec<BlockResult> = Vec::new();
     let mut sprt_outcome = None;
@@ -323,15 +359,15 @@ pub fn run_with_progress(
     while (results.len() as u64) < config.blocks {
         let from = results.len() as u64;
         let to = (from + batch).min(config.blocks);
-        let batch_results: Result<Vec<BlockResult>, ArenaError> = (from..to)
-            .into_par_iter()
-            .map(|i| {
-                let block = play_block(runner, &seats, &entrants, config.seed, i);
-                blocks_done(1);
-                block
-            })
-            .collect();
-        results.extend(batch_results?);
+        let indices: Vec<u64> = (from..to).collect();
+        results.extend(play_blocks(
+            runner,
+            &seats,
+            &entrants,
+            config.seed,
+            &indices,
+            blocks_done,
+        )?);
         if let (Some(s), 2) = (config.sprt, entrants.len()) {
             let diffs: Vec<f64> = results
                 .iter()
@@ -358,6 +394,49 @@ pub fn run_with_progress(
         }
     }
     let seconds = start.elapsed().as_secs_f64();
+    Ok(summarize(
+        runner,
+        config,
+        &seats,
+        &entrants,
+        &results,
+        sprt_outcome,
+        seconds,
+    ))
+}
+
+/// Plays only the blocks of `shard` (block `i` when `i % count == index`), in block
+/// order, for [`shard::merge`] to summarize with the other shards' blocks.
+pub fn run_shard(
+    runner: &dyn GameRunner,
+    config: &ArenaConfig,
+    shard: shard::Shard,
+    blocks_done: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<BlockResult>, ArenaError> {
+    let (seats, entrants) = lineup_of(runner, config)?;
+    let indices = shard.blocks(config.blocks);
+    play_blocks(
+        runner,
+        &seats,
+        &entrants,
+        config.seed,
+        &indices,
+        blocks_done,
+    )
+}
+
+/// The report of a run from its blocks, in block order: the same figures whether the
+/// blocks were played in one run or gathered from shards.
+fn summarize(
+    runner: &dyn GameRunner,
+    config: &ArenaConfig,
+    seats: &[String],
+    entrants: &[Entrant],
+    results: &[BlockResult],
+    sprt: Option<SprtOutcome>,
+    seconds: f64,
+) -> ArenaReport {
+    let p = runner.players();
     let metrics = runner.metrics();
     let ranges = runner.metric_ranges();
     let bots = entrants
@@ -373,7 +452,7 @@ pub fn run_with_progress(
                 })
                 .collect();
             let mut lat = Latencies::default();
-            for b in &results {
+            for b in results {
                 lat.0.extend_from_slice(&b.latencies[e].0);
             }
             let primary = per_metric[0].1;
@@ -404,20 +483,20 @@ pub fn run_with_progress(
     let spread = ranges[0].1 - ranges[0].0;
     let diff = (entrants.len() == 2).then(|| mean_ci95(&block_diffs, (-spread, spread)));
     let blocks = results.len() as u64;
-    Ok(ArenaReport {
+    ArenaReport {
         game: runner.game().into(),
         players: p,
-        lineup: seats,
+        lineup: seats.to_vec(),
         blocks,
         seed: config.seed,
         metric: (metrics[0].to_string(), runner.higher_is_better()),
         bots,
         diff,
         block_diffs,
-        sprt: sprt_outcome,
+        sprt,
         seconds,
         blocks_per_second: blocks as f64 / seconds.max(1e-9),
-    })
+    }
 }
 
 impl ArenaReport {
