@@ -21,7 +21,7 @@ report = json.load(sys.stdin)
 for key in ("seconds", "blocks_per_second"):
     report.pop(key, None)
 for bot in report["bots"].values():
-    for key in ("p50_us", "p99_us"):
+    for key in ("p50_us", "p99_us", "mean_us"):
         bot.pop(key, None)
 print(json.dumps(report, indent=1, sort_keys=True))'
 }

@@ -51,6 +51,7 @@ fn timeless(text: &str) -> Value {
             let b = bot.as_object_mut().unwrap();
             b.remove("p50_us");
             b.remove("p99_us");
+            b.remove("mean_us");
         }
     }
     v

@@ -48,6 +48,14 @@ impl Latencies {
         let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
         v[rank - 1] as f64 / 1000.0
     }
+
+    /// The mean, in microseconds (0 without decisions).
+    pub fn mean_us(&self) -> f64 {
+        if self.0.is_empty() {
+            return 0.0;
+        }
+        self.0.iter().map(|&ns| ns as f64).sum::<f64>() / self.0.len() as f64 / 1000.0
+    }
 }
 
 /// Times a decision: the arena may read the clock, the games never do.
@@ -249,6 +257,9 @@ pub struct BotReport {
     pub p50_us: f64,
     /// 99th percentile decision time, microseconds.
     pub p99_us: f64,
+    /// Mean decision time, microseconds: with the count, the bot's total thinking time
+    /// (what equal-time comparisons compare).
+    pub mean_us: f64,
 }
 
 /// The whole report.
@@ -467,6 +478,7 @@ fn summarize(
                     decisions: lat.0.len(),
                     p50_us: lat.quantile_us(0.5),
                     p99_us: lat.quantile_us(0.99),
+                    mean_us: lat.mean_us(),
                 },
             )
         })
@@ -515,7 +527,7 @@ impl ArenaReport {
                     label.clone(),
                     serde_json::json!({
                         "bot": b.bot, "seats": b.seats, "mean": b.mean, "ci95": [b.ci95.0, b.ci95.1],
-                        "metrics": metrics, "decisions": b.decisions, "p50_us": b.p50_us, "p99_us": b.p99_us,
+                        "metrics": metrics, "decisions": b.decisions, "p50_us": b.p50_us, "p99_us": b.p99_us, "mean_us": b.mean_us,
                     }),
                 )
             })
@@ -569,8 +581,8 @@ impl ArenaReport {
                 );
             }
             s += &format!(
-                "  decision time           p50 {:.1} us, p99 {:.1} us ({} decisions)\n",
-                b.p50_us, b.p99_us, b.decisions
+                "  decision time           p50 {:.1} us, p99 {:.1} us, mean {:.1} us ({} decisions)\n",
+                b.p50_us, b.p99_us, b.mean_us, b.decisions
             );
         }
         if let Some(d) = self.diff {
