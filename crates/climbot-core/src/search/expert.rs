@@ -181,6 +181,34 @@ impl<G: Learnable> ExpertBot<G> {
         }
     }
 
+    /// The search of an analysis ([`super::analysis`]): every legal decision searched
+    /// and kept to the end (no shortlist, anchor, forced-win shortcut or elimination),
+    /// until the budget or the context's iteration limit.
+    pub const fn analysis() -> Self {
+        let mut bot = Self::served();
+        bot.name = "analysis";
+        bot.settings.elimination_z = f64::INFINITY;
+        bot.settings.halving = false;
+        bot.anchor_z = 0.0;
+        bot.shortlist = 0;
+        bot.mate = false;
+        bot
+    }
+
+    /// The search's result on `view`: `None` for a phase the search does not play,
+    /// `Some(None)` when the budget ended before every candidate had a playout.
+    pub(super) fn search_all(
+        &self,
+        view: &G::View,
+        ctx: &mut DecisionContext<'_>,
+    ) -> Option<Option<SearchResult<G::Decision>>> {
+        match self.run(view, ctx) {
+            Ok((result, _)) => Some(Some(result)),
+            Err(Unsearched::NoTime(_)) => Some(None),
+            Err(Unsearched::OffPhase | Unsearched::Mate(_)) => None,
+        }
+    }
+
     /// The arena's `expert`: `iterations` playouts per decision.
     pub const fn with_iterations(iterations: u64) -> Self {
         let mut bot = Self::served();
@@ -539,7 +567,7 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
 
 /// The EXPERT bot by arena name: `expert` with overrides, e.g. `expert/iterations=400`,
 /// or `expert-v1`, the search as it was before it learned (playouts by the game's
-/// hand-written rule), kept to measure the learned search against. `None` for another
+/// hand-written rule, no forced-win check), kept to measure the learned search against. `None` for another
 /// name, the error for an override that is wrong.
 pub fn by_name<G: Learnable>(name: &str) -> Option<Result<ExpertBot<G>, BotNameError>> {
     let mut parts = name.split('/');
@@ -549,6 +577,7 @@ pub fn by_name<G: Learnable>(name: &str) -> Option<Result<ExpertBot<G>, BotNameE
             let mut bot = ExpertBot::with_iterations(G::RULE_ITERATIONS);
             bot.name = "expert-v1";
             bot.playout = PlayoutPolicy::Rule;
+            bot.mate = false;
             bot
         }
         _ => return None,

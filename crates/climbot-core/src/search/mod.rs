@@ -27,6 +27,7 @@
 use crate::bot::DecisionContext;
 use crate::game::{Simulation, determinize};
 
+pub mod analysis;
 pub mod expert;
 pub mod mate;
 mod tree;

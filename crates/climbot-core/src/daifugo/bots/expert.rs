@@ -60,3 +60,11 @@ impl Searchable for Daifugo {
             .then_some(DaifugoDecision::Pass)
     }
 }
+
+/// A decision's loss is in places of the game it is made in. A game between levels
+/// differs by 0.14 to 0.6 places (the ladder), over a dozen decisions or more: a
+/// twentieth of a place is good, 0.15 an inaccuracy, 0.4 a mistake, more a
+/// blunder.
+impl crate::search::analysis::Reviewable for Daifugo {
+    const REVIEW_THRESHOLDS: [f64; 3] = [0.05, 0.15, 0.4];
+}

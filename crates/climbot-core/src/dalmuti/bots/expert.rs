@@ -50,3 +50,11 @@ impl Searchable for Dalmuti {
             .map(DalmutiDecision::Play)
     }
 }
+
+/// A decision's loss is in places of the hand it is made in. A hand between levels
+/// differs by 0.4 to 0.7 places (the ladder), over a dozen decisions or more: a
+/// twentieth of a place is good, 0.15 an inaccuracy, 0.4 (a whole level's hand) a
+/// mistake, more a blunder.
+impl crate::search::analysis::Reviewable for Dalmuti {
+    const REVIEW_THRESHOLDS: [f64; 3] = [0.05, 0.15, 0.4];
+}

@@ -70,6 +70,14 @@ impl Searchable for Lexio {
 /// The weight factor of each tile a deal places against what a seat's pass says.
 const PASS_TRUST: f64 = 0.25;
 
+/// A decision's loss is in chips of the round it is made in. A round between levels
+/// differs by 1.4 to 3 chips (the ladder), over a dozen decisions or more: a quarter
+/// of a chip is good, a chip an inaccuracy, three chips (a whole level's round) a
+/// mistake, more a blunder.
+impl crate::search::analysis::Reviewable for Lexio {
+    const REVIEW_THRESHOLDS: [f64; 3] = [0.25, 1.0, 3.0];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
