@@ -553,7 +553,7 @@ function legend(e) {
     rows.push(["chance", "the chance the bot's seeded softmax picks the candidate (0 when it is too far below the best)"]);
     rows.push(["terms", "the weighted parts of the score by name; they add up to the score"]);
   }
-  rows.push(["forced, fallback", "a choice listed alone: the only legal action, or an answer given before the search had one (the best already computed)"]);
+  rows.push(["forced, mate, fallback", "a choice listed alone: the only legal action, a forced win EXPERT found before searching (plays that each win their trick whatever the hidden cards, the last one emptying the hand), or an answer given before the search had one (the best already computed)"]);
   const dl = document.createElement("dl");
   dl.className = "legend";
   for (const [term, text] of rows) {
