@@ -64,8 +64,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The next field's number and wire type.
+    /// The bytes not read yet.
     #[inline]
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.buf
+    }
+
+    /// The next field's number and wire type.
+    #[inline(always)]
     pub(crate) fn key(&mut self) -> Option<(u32, u64)> {
         let key = self.varint()?;
         let field = u32::try_from(key >> 3).ok().filter(|&f| f > 0)?;
