@@ -12,8 +12,12 @@ counts as "succeeded". Every run is therefore checked on the server's side too:
   received must be exactly 7 x requests.
 
 Subcommands:
-  bench  concurrency 1, 16, 64; health and SelectPlay alternated in the same run;
-         writes a markdown report (throughput, p50/p99, errors, ratio to health).
+  bench  concurrency 1, 16, 64; health and SelectPlay alternated in the same run, more
+         pairs at 16 and 64 until the ratio's 95% interval is within +-0.05; the other
+         games' EASY beside Lexio EASY; writes a markdown report (throughput, server
+         CPU per call, p50/p99, errors, ratio to health with its interval, targets).
+  ab     two builds served at once, alternated ABBA at one concurrency: each build's
+         SelectPlay/health ratio, B over A throughput and server CPU per call.
   soak   a fixed request rate for a duration; samples the server's VmRSS from
          /proc/<pid>/status; writes a markdown report (errors, RSS growth).
   tls    SelectPlay (Lexio EASY) over TLS against plaintext in the same run: two servers

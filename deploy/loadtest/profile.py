@@ -238,8 +238,8 @@ def main():
         f"- Date: {started.strftime('%Y-%m-%d %H:%M UTC')}",
         f"- Machine: {host}",
         f"- Binary: `{args.binary}`; command: `python3 deploy/loadtest/profile.py "
-        f"--tag {args.tag} --seconds {args.seconds} --reps {args.reps} --freq "
-        f"{args.freq}`",
+        f"--binary {args.binary} --tag {args.tag} --seconds {args.seconds} --reps "
+        f"{args.reps} --freq {args.freq} --health-svg {args.health_svg}`",
         f"- `perf record -F {args.freq} --call-graph dwarf,16384 -p <server>` for "
         f"{args.seconds} s in the middle of each h2load run (4 connections x 4 streams, "
         f"`-D {args.seconds + 2}`), {args.reps} runs per target, alternated; "
