@@ -12,8 +12,12 @@ counts as "succeeded". Every run is therefore checked on the server's side too:
   received must be exactly 7 x requests.
 
 Subcommands:
-  bench  concurrency 1, 16, 64; health and SelectPlay alternated in the same run;
-         writes a markdown report (throughput, p50/p99, errors, ratio to health).
+  bench  concurrency 1, 16, 64; health and SelectPlay alternated in the same run, more
+         pairs at 16 and 64 until the ratio's 95% interval is within +-0.05; the other
+         games' EASY beside Lexio EASY; writes a markdown report (throughput, server
+         CPU per call, p50/p99, errors, ratio to health with its interval, targets).
+  ab     two builds served at once, alternated ABBA at one concurrency: each build's
+         SelectPlay/health ratio, B over A throughput and server CPU per call.
   soak   a fixed request rate for a duration; samples the server's VmRSS from
          /proc/<pid>/status; writes a markdown report (errors, RSS growth).
   tls    SelectPlay (Lexio EASY) over TLS against plaintext in the same run: two servers
@@ -113,6 +117,12 @@ class Server:
                     return int(line.split()[1])
         return None
 
+    def cpu_seconds(self):
+        """The server's CPU time so far (user + system, all threads)."""
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self):
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -188,8 +198,10 @@ def checked_run(server, target, total, clients, streams, log_file=None, rps=None
                 timeout=300):
     """One h2load run plus the server-side check; returns (summary, errors)."""
     before = server.scrape() if target.difficulty else None
+    cpu0 = server.cpu_seconds()
     r = h2load(server.url(target.path), target.body, total, clients, streams, log_file,
                rps, timeout)
+    r["server_cpu_us"] = (server.cpu_seconds() - cpu0) * 1e6 / max(1, r["total"])
     errors = (r["total"] - r["2xx"]) + r["failed"] + r["errored"] + r["timeout"]
     if target.difficulty:
         ok0, other0 = select_counts(before, target.difficulty)
@@ -243,6 +255,17 @@ def mean_ci95(values):
     return mean, mean - half, mean + half
 
 
+def ci_within(pooled, targets, half_width):
+    """Whether the paired SelectPlay/health ratio's 95% interval is within
+    +-half_width of its mean (at least 3 pairs)."""
+    health, select = (pooled[t.name]["runs"] for t in targets)
+    paired = [s / h for s, h in zip(select, health)]
+    if len(paired) < 3:
+        return False
+    mean, low, high = mean_ci95(paired)
+    return (high - low) / 2 < half_width
+
+
 def shape(concurrency):
     """(connections, streams per connection) for a concurrency: at most 4 connections."""
     conns = min(4, concurrency)
@@ -274,33 +297,56 @@ def bench(args):
             conns, streams = shape(c)
             n = args.requests if c > 1 else max(1, args.requests // 4)
             pooled = {t.name: {"lat": [], "n": 0, "secs": 0.0, "errors": 0,
-                               "runs": []} for t in targets}
-            for rep in range(args.reps):
-                for t in targets:  # alternate: both see the same machine load
+                               "runs": [], "cpu": []} for t in targets}
+            rep = 0
+            # At least --reps pairs; at the gated concurrencies, more until the
+            # interval of the paired ratio is narrower than +-ci_target.
+            while rep < args.reps or (
+                    c in args.gate and rep < args.max_reps
+                    and not ci_within(pooled, targets, args.ci_target)):
+                # Alternate, and swap the order every other pair: both targets see
+                # the same machine load, neither is always first.
+                for t in (targets if rep % 2 == 0 else targets[::-1]):
                     log = os.path.join(tmp, f"lat-{c}-{rep}-{len(t.name)}.tsv")
                     r, errors = checked_run(server, t, n, conns, streams, log)
                     p = pooled[t.name]
                     p["lat"] += latencies_us(log)
+                    os.remove(log)
                     p["n"] += r["total"]
                     p["secs"] += r["seconds"]
                     p["errors"] += errors
                     p["runs"].append(r["rps"])
+                    p["cpu"].append(r["server_cpu_us"])
                     if errors:
                         failures.append(f"{t.name} c={c} rep {rep}: {errors} errors\n"
                                         f"{r['raw']}")
+                rep += 1
             for t in targets:
                 p = pooled[t.name]
                 lat = sorted(p["lat"])
                 rows.append({"target": t.name, "c": c, "conns": conns,
                              "streams": streams, "n": p["n"],
                              "rps": p["n"] / p["secs"], "runs": p["runs"],
+                             "cpu": p["cpu"],
                              "p50": percentile(lat, 50) / 1000,
                              "p99": percentile(lat, 99) / 1000,
                              "errors": p["errors"]})
-        # One-shot rows: EXPERT on 2 connections, the other games at concurrency 16.
-        one_shots = [(expert, args.expert, 2, 1, 0)] if args.expert else []
+        # The other games' EASY at concurrency 16, each run beside a Lexio EASY run.
+        games = {t.name: [] for t in [targets[1], *others]}
         if args.other_games:
-            one_shots += [(t, args.requests, 4, 4, args.warmup) for t in others]
+            for t in others:
+                checked_run(server, t, args.warmup, 4, 4)
+            for rep in range(args.other_games):
+                order = [targets[1], *others]
+                order = order[rep % len(order):] + order[:rep % len(order)]
+                for t in order:
+                    r, errors = checked_run(server, t, args.requests, 4, 4)
+                    games[t.name].append(r["rps"])
+                    if errors:
+                        failures.append(f"{t.name} rep {rep}: {errors} errors\n"
+                                        f"{r['raw']}")
+        # One-shot row: EXPERT on 2 connections.
+        one_shots = [(expert, args.expert, 2, 1, 0)] if args.expert else []
         for i, (t, n, conns, streams, warmup) in enumerate(one_shots):
             if warmup:
                 checked_run(server, t, warmup, conns, streams)
@@ -309,7 +355,8 @@ def bench(args):
             lat = sorted(latencies_us(log))
             rows.append({"target": t.name, "c": conns * streams, "conns": conns,
                          "streams": streams, "n": r["total"], "rps": r["rps"],
-                         "runs": [r["rps"]], "p50": percentile(lat, 50) / 1000,
+                         "runs": [r["rps"]], "cpu": [r["server_cpu_us"]],
+                         "p50": percentile(lat, 50) / 1000,
                          "p99": percentile(lat, 99) / 1000, "errors": errors})
             if errors:
                 failures.append(f"{t.name}: {errors} errors\n{r['raw']}")
@@ -332,45 +379,83 @@ def bench(args):
         f"{server.config.get('decision_slots')}",
         f"- Payloads: `{payloads}` (`climbot loadtest payloads --seed 1`); SelectPlay = "
         "`lexio_easy_follow`, a 4-player view after 10+ actions with a play to beat",
-        f"- Each concurrency: {args.reps} alternated runs per target (health, SelectPlay, "
-        f"health, ...), {args.requests} requests each ({max(1, args.requests // 4)} at "
-        f"concurrency 1), after {args.warmup} warm-up requests per target. Throughput = "
-        "requests / time summed over the runs; p50/p99 pooled over every request.",
+        f"- Each concurrency: at least {args.reps} pairs of runs (health, SelectPlay; "
+        "the order swapped every other pair), "
+        f"{args.requests} requests each ({max(1, args.requests // 4)} at concurrency 1), "
+        f"after {args.warmup} warm-up requests per target; at concurrency "
+        f"{', '.join(map(str, args.gate))} more pairs, up to {args.max_reps}, until the "
+        f"95% interval of the paired ratio is narrower than +-{args.ci_target}. "
+        "Throughput = requests / time summed over the runs; p50/p99 pooled over every "
+        "request; server CPU = the server's user + system time per call "
+        "(/proc/<pid>/stat), mean over the runs.",
         "- Errors: h2load non-2xx/failed/timeouts, plus the server's side: for SelectPlay "
         "the change in `climbot_requests_total{rpc=\"select_play\"}` by code (OK must "
         "equal requests sent, other codes 0); for Health/Check every reply must be the "
         "7-byte SERVING body (error replies have no body).",
         "",
-        "| Target | Concurrency (conns x streams) | Requests | Throughput (req/s) | "
-        "Runs (req/s) | p50 (ms) | p99 (ms) | Errors |",
-        "|---|---|---|---|---|---|---|---|",
+        "| Target | Concurrency (conns x streams) | Runs | Requests | Throughput (req/s) | "
+        "Run mean [95% CI] (req/s) | Server CPU (us/call) | p50 (ms) | p99 (ms) | "
+        "Errors |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
+        mean, low, high = mean_ci95(r["runs"])
+        cpu = sum(r["cpu"]) / len(r["cpu"])
+        interval = f"{mean:.0f} [{low:.0f}, {high:.0f}]" if len(r["runs"]) > 1 else "-"
         lines.append(
-            f"| {r['target']} | {r['c']} ({r['conns']} x {r['streams']}) | {r['n']} | "
-            f"{r['rps']:.0f} | {', '.join(f'{x:.0f}' for x in r['runs'])} | "
+            f"| {r['target']} | {r['c']} ({r['conns']} x {r['streams']}) | "
+            f"{len(r['runs'])} | {r['n']} | {r['rps']:.0f} | {interval} | {cpu:.1f} | "
             f"{r['p50']:.3f} | {r['p99']:.3f} | {r['errors']} |")
     lines += ["", "## SelectPlay (Lexio EASY) against Health/Check, same run", "",
-              "Throughput ratio = SelectPlay requests / time over health-check requests / "
-              "time, summed over the runs. Per-run ratios pair each SelectPlay run with the "
-              "health run just before it; their mean carries a 95% confidence interval "
-              f"(Student t, {args.reps} runs).",
+              "Per-run ratios pair each SelectPlay run with the health run of the same "
+              "pair; their mean carries a 95% confidence interval (Student t; n = the "
+              "number of pairs). Pooled = SelectPlay requests / time over health-check "
+              "requests / time, summed over the runs.",
               "",
-              "| Concurrency | Throughput ratio | Per-run ratios | Mean [95% CI] | "
-              "p50 ratio | p99 ratio |",
-              "|---|---|---|---|---|---|"]
+              "| Concurrency | Pairs | Mean ratio [95% CI] | Pooled ratio | p50 ratio | "
+              "p99 ratio | Server CPU SelectPlay - health (us/call) |",
+              "|---|---|---|---|---|---|---|"]
     verdicts = []
     for c in args.concurrency:
         h, s = health[c], select[c]
         ratio = s["rps"] / h["rps"]
         paired = [sr / hr for sr, hr in zip(s["runs"], h["runs"])]
         mean, low, high = mean_ci95(paired)
-        lines.append(f"| {c} | {ratio:.2f} | {', '.join(f'{x:.2f}' for x in paired)} | "
-                     f"{mean:.2f} [{low:.2f}, {high:.2f}] | {s['p50'] / h['p50']:.2f} | "
-                     f"{s['p99'] / h['p99']:.2f} |")
-        verdicts.append((f"throughput ratio at concurrency {c} >= 0.80", ratio >= 0.80))
-    verdicts.append(("SelectPlay p99 at concurrency 16 <= 2 ms",
-                     16 in select and select[16]["p99"] <= 2.0))
+        extra = [sc - hc for sc, hc in zip(s["cpu"], h["cpu"])]
+        e_mean, e_low, e_high = mean_ci95(extra)
+        lines.append(f"| {c} | {len(paired)} | **{mean:.3f}** [{low:.3f}, {high:.3f}] | "
+                     f"{ratio:.3f} | {s['p50'] / h['p50']:.2f} | "
+                     f"{s['p99'] / h['p99']:.2f} | {e_mean:.2f} [{e_low:.2f}, "
+                     f"{e_high:.2f}] |")
+        if c in args.gate:
+            verdicts.append((f"concurrency {c}: mean ratio {mean:.3f} >= 0.90 and its "
+                             f"95% CI low end {low:.3f} >= 0.85",
+                             mean >= 0.90 and low >= 0.85))
+            verdicts.append((f"concurrency {c}: the interval is within +-{args.ci_target} "
+                             f"(+-{(high - low) / 2:.3f}, {len(paired)} pairs)",
+                             (high - low) / 2 < args.ci_target))
+    if 16 in select:
+        p99 = select[16]["p99"] / health[16]["p99"]
+        verdicts.append((f"SelectPlay p99 at concurrency 16 <= 1.2 x health's ({p99:.2f} x)",
+                         p99 <= 1.2))
+    lexio = targets[1].name
+    if args.other_games:
+        lines += ["", "## Other games' EASY against Lexio EASY (16 in flight)", "",
+                  f"{args.other_games} rounds, each a run of every game in rotating order "
+                  f"({args.requests} requests each, 4 x 4); the ratio pairs a game's run "
+                  "with the Lexio run of the same round.",
+                  "", "| Target | Runs (req/s) | Mean [95% CI] (req/s) | Ratio to Lexio "
+                  "EASY, mean [95% CI] |", "|---|---|---|---|"]
+        for name, runs in games.items():
+            mean, low, high = mean_ci95(runs)
+            paired = [g / x for g, x in zip(runs, games[lexio])]
+            r_mean, r_low, r_high = mean_ci95(paired)
+            lines.append(f"| {name} | {', '.join(f'{x:.0f}' for x in runs)} | "
+                         f"{mean:.0f} [{low:.0f}, {high:.0f}] | {r_mean:.3f} "
+                         f"[{r_low:.3f}, {r_high:.3f}] |")
+            if name != lexio:
+                verdicts.append((f"{name} within 10% of Lexio EASY's throughput "
+                                 f"(mean ratio {r_mean:.3f})", r_mean >= 0.90))
     verdicts.append(("zero errors", not failures))
     lines += ["", "## Targets", ""]
     lines += [f"- [{'x' if ok else ' '}] {what}" for what, ok in verdicts]
@@ -577,6 +662,86 @@ def tls(args):
         sys.exit(1)
 
 
+def ab(args):
+    """Two builds served at once, runs alternated ABBA: for each build, health and
+    SelectPlay (Lexio EASY) at one concurrency. Per repetition: each build's
+    SelectPlay/health ratio, and B over A for each target's throughput."""
+    started = datetime.datetime.now(datetime.timezone.utc)
+    host = machine()
+    tmp = tempfile.mkdtemp(prefix="h2ab-")
+    targets = [
+        Target("health", HEALTH_PATH, os.path.join(args.payloads, "health.h2load.bin")),
+        Target("select", SELECT_PATH,
+               os.path.join(args.payloads, "lexio_easy_follow.h2load.bin"), "easy"),
+    ]
+    conns, streams = shape(args.concurrency)
+    builds = {"A": args.a, "B": args.b}
+    servers, failures = {}, []
+    runs = {(b, t.name): [] for b in builds for t in targets}
+    cpu = {(b, t.name): [] for b in builds for t in targets}
+    try:
+        for b, binary in builds.items():
+            servers[b] = Server(binary, os.path.join(tmp, f"{b}.log"), args.serve_arg)
+        for b in builds:
+            for t in targets:
+                checked_run(servers[b], t, args.warmup, conns, streams)
+        for rep in range(args.reps):
+            order = ("A", "B") if rep % 2 == 0 else ("B", "A")
+            pair = targets if rep % 4 < 2 else targets[::-1]
+            for b in order:
+                for t in pair:
+                    r, errors = checked_run(servers[b], t, args.requests, conns, streams)
+                    runs[(b, t.name)].append(r["rps"])
+                    cpu[(b, t.name)].append(r["server_cpu_us"])
+                    if errors:
+                        failures.append(f"{b} {t.name} rep {rep}: {errors} errors")
+    finally:
+        codes = {b: s.stop() for b, s in servers.items()}
+    failures += [f"server {b} exited with {c}" for b, c in codes.items() if c != 0]
+    if failures:
+        die("ab: " + "\n".join(failures))
+
+    def ci(values):
+        mean, low, high = mean_ci95(values)
+        return f"{mean:.3f} [{low:.3f}, {high:.3f}]"
+
+    ratio = {b: [s / h for s, h in zip(runs[(b, "select")], runs[(b, "health")])]
+             for b in builds}
+    lines = [
+        f"## A/B at {args.concurrency} in flight ({conns} x {streams})",
+        "",
+        f"- Date: {started.strftime('%Y-%m-%d %H:%M UTC')}; machine: {host}",
+        f"- A: `{args.a}`; B: `{args.b}`; both served at once; {args.reps} repetitions "
+        f"of {args.requests} calls per build and target, builds alternated ABBA and "
+        "targets health/SelectPlay alternated, after "
+        f"{args.warmup} warm-up calls each; every run checked on the server's side",
+        "- Mean [95% CI] over the repetitions (Student t); server CPU = the server "
+        "process's user + system time over a run (/proc/<pid>/stat) per call",
+        "",
+        "| Measure | A | B | B - A or B / A |",
+        "|---|---|---|---|",
+        f"| SelectPlay / health ratio | {ci(ratio['A'])} | {ci(ratio['B'])} | "
+        f"{ci([b - a for a, b in zip(ratio['A'], ratio['B'])])} |",
+    ]
+    for t in targets:
+        a, b = runs[("A", t.name)], runs[("B", t.name)]
+        lines.append(f"| {t.name} req/s | {ci(a)} | {ci(b)} | "
+                     f"{ci([y / x for x, y in zip(a, b)])} |")
+    for t in targets:
+        a, b = cpu[("A", t.name)], cpu[("B", t.name)]
+        lines.append(f"| {t.name} server CPU us/call | {ci(a)} | {ci(b)} | "
+                     f"{ci([y - x for x, y in zip(a, b)])} |")
+    extra = {k: [s_ - h for s_, h in zip(cpu[(k, "select")], cpu[(k, "health")])]
+             for k in builds}
+    lines.append(f"| SelectPlay - health server CPU us/call | {ci(extra['A'])} | "
+                 f"{ci(extra['B'])} | {ci([y - x for x, y in zip(extra['A'], extra['B'])])} |")
+    report = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(report)
+    print(report)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -593,8 +758,14 @@ def main():
     b.add_argument("--warmup", type=int, default=2000)
     b.add_argument("--expert", type=int, default=200,
                    help="EXPERT requests at concurrency 2 (0: skip)")
-    b.add_argument("--other-games", type=int, default=1,
-                   help="also run Dalmuti and Daifugo EASY once at concurrency 16 (0: no)")
+    b.add_argument("--other-games", type=int, default=5,
+                   help="rounds of Lexio, Dalmuti and Daifugo EASY at concurrency 16 "
+                        "(0: none)")
+    b.add_argument("--gate", type=int, nargs="*", default=[16, 64],
+                   help="concurrencies whose ratio is a target and gets --ci-target")
+    b.add_argument("--ci-target", type=float, default=0.05,
+                   help="add pairs until the ratio's 95%% CI half-width is below this")
+    b.add_argument("--max-reps", type=int, default=40)
     b.add_argument("--title", default="climbot load test (h2load)")
     b.add_argument("--strict", action="store_true",
                    help="also fail when a target (ratio, p99) is missed")
@@ -612,10 +783,17 @@ def main():
     t.add_argument("--command", help="the command line to quote in the report")
     t.add_argument("--strict", action="store_true",
                    help="fail when the mean ratio is under --target")
+    a = sub.add_parser("ab", help="two builds against each other, alternated")
+    a.add_argument("a", help="build A (the baseline)")
+    a.add_argument("b", help="build B")
+    a.add_argument("--concurrency", type=int, default=16)
+    a.add_argument("--requests", type=int, default=20000)
+    a.add_argument("--reps", type=int, default=8)
+    a.add_argument("--warmup", type=int, default=2000)
     args = p.parse_args()
     if args.cmd == "soak" and not (1 <= args.duration <= 3600 and 1 <= args.rate <= 20000):
         die("soak: duration must be 1..3600 s and rate 1..20000 req/s")
-    {"bench": bench, "soak": soak, "tls": tls}[args.cmd](args)
+    {"bench": bench, "soak": soak, "tls": tls, "ab": ab}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ PY
 
 timeout 300 python3 deploy/loadtest/h2bench.py --binary "$CLIMBOT_BIN" --payloads "$PAYLOADS" \
   --out "${TMPDIR:-/tmp}/climbot-loadtest-smoke.md" \
-  bench --requests 2000 --reps 1 --warmup 200 --expert 20 >/dev/null
+  bench --requests 2000 --reps 1 --warmup 200 --expert 20 --gate --other-games 1 >/dev/null
 rolling=${TMPDIR:-/tmp}/climbot-rolling-restart-smoke.md
 if ! timeout 120 python3 deploy/loadtest/rolling-restart.py --binary "$CLIMBOT_BIN" \
   --payloads "$PAYLOADS" --servers 2 --duration 20s --out "$rolling" >/dev/null; then

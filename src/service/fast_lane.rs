@@ -21,7 +21,9 @@ use prost::encoding::decode_varint;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use tonic::codec::{Codec, CompressionEncoding, DecodeBuf, Decoder, EnabledCompressionEncodings};
+use tonic::codec::{
+    BufferSettings, Codec, CompressionEncoding, DecodeBuf, Decoder, EnabledCompressionEncodings,
+};
 use tonic::codegen::{BoxFuture, Service, http};
 use tonic::server::{Grpc, NamedService, UnaryService};
 use tonic::{Request, Response, Status};
@@ -64,8 +66,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The next field's number and wire type.
+    /// The bytes not read yet.
     #[inline]
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.buf
+    }
+
+    /// The next field's number and wire type.
+    #[inline(always)]
     pub(crate) fn key(&mut self) -> Option<(u32, u64)> {
         let key = self.varint()?;
         let field = u32::try_from(key >> 3).ok().filter(|&f| f > 0)?;
@@ -129,6 +137,19 @@ fn parse_game_view(mut r: Reader<'_>) -> Option<crate::lexio::ViewInput> {
     (!r.has_more()).then_some(view)
 }
 
+/// The size of the buffers a SelectPlay call reads its request into and writes its
+/// answer into. tonic's default, 8 KiB, is a large allocation for a view of a few
+/// hundred bytes and an answer of a few dozen, made twice per call (profile in
+/// docs/load-testing.md); 1 KiB is served from the allocator's per-thread cache, and a
+/// larger message grows its buffer as before.
+pub const CODEC_BUFFER_BYTES: usize = 1024;
+
+/// The codec's buffer settings: [`CODEC_BUFFER_BYTES`], and tonic's default yield
+/// threshold (32 KiB).
+fn buffer_settings() -> BufferSettings {
+    BufferSettings::new(CODEC_BUFFER_BYTES, 32 * 1024)
+}
+
 /// Reads SelectPlay requests: the fast lane first, prost when it gives up.
 #[derive(Debug, Default)]
 pub struct SelectPlayDecoder;
@@ -136,6 +157,10 @@ pub struct SelectPlayDecoder;
 impl Decoder for SelectPlayDecoder {
     type Item = SelectPlayInput;
     type Error = Status;
+
+    fn buffer_settings(&self) -> BufferSettings {
+        buffer_settings()
+    }
 
     fn decode(&mut self, buf: &mut DecodeBuf<'_>) -> Result<Option<SelectPlayInput>, Status> {
         let len = buf.remaining();
@@ -163,7 +188,7 @@ impl Codec for SelectPlayCodec {
     type Decoder = SelectPlayDecoder;
 
     fn encoder(&mut self) -> Self::Encoder {
-        ProstEncoder::default()
+        ProstEncoder::new(buffer_settings())
     }
 
     fn decoder(&mut self) -> Self::Decoder {

@@ -98,8 +98,6 @@ impl<S: NamedService> NamedService for Guarded<S> {
     const NAME: &'static str = S::NAME;
 }
 
-type HttpFuture = Pin<Box<dyn Future<Output = Result<http::Response<Body>, Infallible>> + Send>>;
-
 impl<S> Service<http::Request<Body>> for Guarded<S>
 where
     S: Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible>,
@@ -141,41 +139,43 @@ where
         let ticket = Arc::new(CallTicket::default());
         request.extensions_mut().insert(ticket.clone());
         let inner = &mut self.inner;
-        let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            Box::pin(inner.call(request)) as HttpFuture
-        }));
+        let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.call(request)));
         Box::pin(async move {
-            let mut call = match call {
-                Ok(call) => Some(call),
+            let call = match call {
+                Ok(call) => call,
                 Err(payload) => {
                     let message = panic_message(payload.as_ref());
                     return Ok(panicked(rpc, &ticket, started, message));
                 }
             };
-            let mut expiry = deadline.map(|d| Box::pin(tokio::time::sleep_until(d)));
+            // The call's future and its timers live in this future, pinned: no
+            // allocation of their own per call (profile in docs/load-testing.md).
+            let mut call = std::pin::pin!(Some(call));
+            let mut expiry = std::pin::pin!(deadline.map(tokio::time::sleep_until));
             // Only until the handler has the request: the earlier deadline wins.
-            let mut read_expiry = (deadline.is_none_or(|d| read_by < d))
-                .then(|| Box::pin(tokio::time::sleep_until(read_by)));
+            let mut read_expiry = std::pin::pin!(
+                (deadline.is_none_or(|d| read_by < d)).then(|| tokio::time::sleep_until(read_by))
+            );
             let polled = std::future::poll_fn(|cx| {
                 // The deadline first: nothing is answered after it.
-                if let Some(expiry) = expiry.as_mut()
-                    && expiry.as_mut().poll(cx).is_ready()
+                if let Some(expiry) = expiry.as_mut().as_pin_mut()
+                    && expiry.poll(cx).is_ready()
                 {
                     return Poll::Ready(Err(EndedByGuard::DeadlineExceeded));
                 }
-                if let Some(read) = read_expiry.as_mut() {
+                if read_expiry.is_some() {
                     if ticket.handler_saw.load(Ordering::Acquire) {
-                        read_expiry = None;
-                    } else if read.as_mut().poll(cx).is_ready() {
+                        read_expiry.set(None);
+                    } else if let Some(read) = read_expiry.as_mut().as_pin_mut()
+                        && read.poll(cx).is_ready()
+                    {
                         return Poll::Ready(Err(EndedByGuard::ReadTimeout(read_timeout)));
                     }
                 }
-                let Some(future) = call.as_mut() else {
+                let Some(future) = call.as_mut().as_pin_mut() else {
                     return Poll::Pending;
                 };
-                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    future.as_mut().poll(cx)
-                })) {
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| future.poll(cx))) {
                     Ok(Poll::Ready(Ok(response))) => Poll::Ready(Ok(response)),
                     Ok(Poll::Ready(Err(never))) => match never {},
                     Ok(Poll::Pending) => Poll::Pending,
@@ -197,7 +197,7 @@ where
                     // Tell the handler's record before dropping the call's future
                     // (which drops the record).
                     ticket.end(ended.clone());
-                    drop(call.take());
+                    call.set(None);
                     Ok(match ended {
                         EndedByGuard::Panicked(message) => panicked(rpc, &ticket, started, message),
                         EndedByGuard::DeadlineExceeded => expired(rpc, &ticket, started, None),

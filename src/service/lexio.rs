@@ -151,7 +151,16 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
 }
 
 /// One `LexioTile` message, `None` unless it is a tile.
+#[inline]
 fn parse_tile(mut r: Reader<'_>) -> Option<Tile> {
+    // A tile as prost writes it: `number` then `suit`, each a one-byte varint. Read
+    // without the field loop; anything else takes the loop below.
+    if let [0x08, number, 0x10, suit] = *r.rest()
+        && number < 0x80
+        && suit < 0x80
+    {
+        return tile_of(number, suit);
+    }
     let mut wire = pb::LexioTile::default();
     while r.has_more() {
         match r.key()? {
@@ -161,6 +170,20 @@ fn parse_tile(mut r: Reader<'_>) -> Option<Tile> {
         }
     }
     tile(&wire, &String::new).ok()
+}
+
+/// The tile of a one-byte number and suit as [`tile`] reads them, `None` where it
+/// refuses them.
+#[inline]
+fn tile_of(number: u8, suit: u8) -> Option<Tile> {
+    let suit = match suit {
+        1 => Suit::Cloud,
+        2 => Suit::Star,
+        3 => Suit::Moon,
+        4 => Suit::Sun,
+        _ => return None,
+    };
+    Tile::new(number, suit)
 }
 
 /// The tiles of a repeated field; `field` names it (only built for an error).
@@ -347,6 +370,24 @@ mod tests {
     use crate::lexio::PlayerCount;
     use crate::lexio::bots::easy_action;
     use crate::lexio::referee::{Round, deal};
+
+    #[test]
+    fn the_four_byte_tile_reads_as_the_field_loop() {
+        for number in 0..0x80u8 {
+            for suit in 0..0x80u8 {
+                let bytes = [0x08, number, 0x10, suit];
+                let wire = pb::LexioTile {
+                    number: u32::from(number),
+                    suit: i32::from(suit),
+                };
+                assert_eq!(
+                    parse_tile(Reader::new(&bytes)),
+                    tile(&wire, &String::new).ok(),
+                    "{bytes:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn views_round_trip_through_the_wire() {
