@@ -10,9 +10,10 @@ if ! command -v h2load >/dev/null; then
   $sudo_ apt-get update -qq
   $sudo_ apt-get install -y -qq nghttp2-client >/dev/null
 fi
-CLIMBOT_BIN=${CLIMBOT_BIN:-target/release/climbot}
-if [ "$CLIMBOT_BIN" = target/release/climbot ]; then
-  cargo build --release --locked --bin climbot
+# The image's build (the `dist` profile of Cargo.toml) unless told otherwise.
+CLIMBOT_BIN=${CLIMBOT_BIN:-target/dist/climbot}
+if [ "$CLIMBOT_BIN" = target/dist/climbot ]; then
+  cargo build --profile dist --locked --bin climbot
 fi
 PAYLOADS=${PAYLOADS:-deploy/loadtest/payloads}
 "$CLIMBOT_BIN" loadtest payloads --out "$PAYLOADS" --seed 1 >/dev/null
