@@ -139,8 +139,9 @@ pub struct Config {
     pub transport: Transport,
     /// TLS on the gRPC port (`None`: plaintext).
     pub tls: Option<Tls>,
-    /// Tests only: called at fixed points of every SelectPlay and ListLegalPlays call,
-    /// so that a test can make the server panic there. No flag or request sets it.
+    /// Tests only: called at fixed points of every SelectPlay, ListLegalPlays and
+    /// AnalyzePlay call, so that a test can make the server panic there. No flag or
+    /// request sets it.
     #[doc(hidden)]
     pub fault_hook: Option<FaultHook>,
 }

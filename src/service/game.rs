@@ -1,6 +1,6 @@
 //! What the service needs from a game: its wire codec ([`WireGame`], one per game) and,
 //! written once over it, the validated view behind the handler's [`GameAdapter`]
-//! (fingerprint, decide, list legal plays).
+//! (fingerprint, decide, list legal plays, analyze).
 //!
 //! Adding a game = its domain module (implementing [`crate::game::Game`]), its wire
 //! codec implementing [`WireGame`], and one arm in [`decode`] and [`game_of`].
@@ -9,8 +9,10 @@ use crate::bot::{DecisionContext, Difficulty, Explained, StableHasher};
 use crate::daifugo::Daifugo;
 use crate::dalmuti::Dalmuti;
 use crate::game::{Game, GameKind};
+use crate::learn::Learnable;
 use crate::lexio::Lexio;
 use crate::pb;
+use crate::search::analysis::{self, AnalysisError, Category, Reviewable};
 use crate::service::error::ServiceError;
 use crate::service::{daifugo, dalmuti, lexio};
 
@@ -32,10 +34,24 @@ pub trait GameAdapter: Send + Sync + 'static {
     ) -> Option<Answer>;
     /// Every legal action.
     fn legal_plays(&self) -> pb::ListLegalPlaysResponse;
+    /// Checks a decision to review: INVALID_ARGUMENT naming `decision` unless it is a
+    /// decision of this game, legal in the view.
+    fn check_decision(&self, decision: &pb::Decision) -> Result<(), ServiceError>;
+    /// The analysis of every legal decision (EXPERT's search, none eliminated), the best
+    /// `top` listed (every one when `None`) and `reviewed` always; the response's seed
+    /// and compute time are left for the caller. `reviewed` is checked as by
+    /// [`GameAdapter::check_decision`].
+    fn analyze(
+        &self,
+        reviewed: Option<&pb::Decision>,
+        top: Option<usize>,
+        ctx: &mut DecisionContext<'_>,
+    ) -> Result<pb::AnalyzePlayResponse, ServiceError>;
 }
 
-/// A game's wire codec: its case of each `oneof` in the API.
-pub trait WireGame: Game {
+/// A game's wire codec: its case of each `oneof` in the API. A game the service serves
+/// is searched by EXPERT and analyzed by AnalyzePlay.
+pub trait WireGame: Game + Learnable + Reviewable {
     /// The game's identity in the service (seeds, metrics, logs).
     const KIND: GameKind;
     /// A validated view back on the wire (for clients written in Rust: the arena's
@@ -108,6 +124,139 @@ impl<G: WireGame> GameAdapter for Validated<G> {
         pb::ListLegalPlaysResponse {
             game: Some(G::legal_decisions_to_wire(&G::legal_decisions(&self.0))),
         }
+    }
+
+    fn check_decision(&self, decision: &pb::Decision) -> Result<(), ServiceError> {
+        decision_from_wire::<G>(&self.0, decision).map(|_| ())
+    }
+
+    fn analyze(
+        &self,
+        reviewed: Option<&pb::Decision>,
+        top: Option<usize>,
+        ctx: &mut DecisionContext<'_>,
+    ) -> Result<pb::AnalyzePlayResponse, ServiceError> {
+        let reviewed = reviewed
+            .map(|d| decision_from_wire::<G>(&self.0, d))
+            .transpose()?;
+        let analysis =
+            analysis::analyze::<G>(&self.0, reviewed.as_ref(), ctx).map_err(|e| match e {
+                AnalysisError::Illegal => illegal_decision(),
+                AnalysisError::NotSearched => ServiceError::invalid(
+                    "view",
+                    "not analyzed: the view is in a phase the search does not play (a \
+                     Daifugo exchange, a Great Dalmuti tax return or revolution choice); \
+                     only the play of the cards is analyzed",
+                ),
+                AnalysisError::NoTime => {
+                    let legal = G::legal_decisions(&self.0).len() as u64;
+                    if ctx.max_iterations().is_some_and(|max| max < legal) {
+                        ServiceError::invalid(
+                            "max_iterations",
+                            format!(
+                                "fewer than the {legal} legal decisions: the analysis needs \
+                                 a playout of each"
+                            ),
+                        )
+                    } else {
+                        ServiceError::DeadlineExceeded(
+                            "the budget ended before every legal decision had a playout",
+                        )
+                    }
+                }
+            })?;
+        let to_wire = |d: &G::Decision| pb::Decision {
+            game: Some(G::decision_to_wire(d)),
+        };
+        let nan_pair = |p: Option<(f64, f64)>| p.unwrap_or((f64::NAN, f64::NAN));
+        let keep = top.unwrap_or(usize::MAX);
+        let decisions = analysis
+            .assessments
+            .iter()
+            .enumerate()
+            .filter(|(rank, a)| *rank < keep || reviewed.as_ref() == Some(&a.decision))
+            .map(|(_, a)| {
+                let (ci95_low, ci95_high) = nan_pair(a.ci95);
+                let (loss_ci95_low, loss_ci95_high) = nan_pair(a.loss.1);
+                pb::AnalyzedDecision {
+                    decision: Some(to_wire(&a.decision)),
+                    expected: a.expected,
+                    ci95_low,
+                    ci95_high,
+                    playouts: a.playouts,
+                    best: a.best,
+                    loss: a.loss.0,
+                    loss_ci95_low,
+                    loss_ci95_high,
+                }
+            })
+            .collect();
+        let review = analysis.review.map(|(d, category)| pb::DecisionReview {
+            decision: Some(to_wire(&d)),
+            category: category_to_wire(category) as i32,
+            loss: analysis
+                .assessments
+                .iter()
+                .find(|a| a.decision == d)
+                .map_or(f64::NAN, |a| a.loss.0),
+        });
+        Ok(pb::AnalyzePlayResponse {
+            decisions,
+            review,
+            seed: 0,
+            search_iterations: analysis.iterations,
+            compute_micros: 0,
+            unit: match G::KIND {
+                GameKind::Lexio => "chips",
+                GameKind::Dalmuti | GameKind::Daifugo => "place",
+            }
+            .to_string(),
+            higher_is_better: G::HIGHER_IS_BETTER,
+        })
+    }
+}
+
+/// A decision to review read against its view: INVALID_ARGUMENT naming `decision`
+/// unless it is game `G`'s and legal there.
+fn decision_from_wire<G: WireGame>(
+    view: &G::View,
+    decision: &pb::Decision,
+) -> Result<G::Decision, ServiceError> {
+    let Some(game) = &decision.game else {
+        return Err(ServiceError::invalid(
+            "decision",
+            "no game set: fill the case of the view's game",
+        ));
+    };
+    let of = match game {
+        pb::decision::Game::Lexio(_) => GameKind::Lexio,
+        pb::decision::Game::Dalmuti(_) => GameKind::Dalmuti,
+        pb::decision::Game::Daifugo(_) => GameKind::Daifugo,
+    };
+    if of != G::KIND {
+        return Err(ServiceError::invalid(
+            "decision",
+            format!("a {} decision for a {} view", of.name(), G::KIND.name()),
+        ));
+    }
+    G::decision_from_wire(view, game).ok_or_else(illegal_decision)
+}
+
+fn illegal_decision() -> ServiceError {
+    ServiceError::invalid(
+        "decision",
+        "not a legal decision in the view (ListLegalPlays lists them)",
+    )
+}
+
+/// A review category on the wire.
+pub fn category_to_wire(category: Category) -> pb::ReviewCategory {
+    match category {
+        Category::Best => pb::ReviewCategory::Best,
+        Category::Good => pb::ReviewCategory::Good,
+        Category::Inaccuracy => pb::ReviewCategory::Inaccuracy,
+        Category::Mistake => pb::ReviewCategory::Mistake,
+        Category::Blunder => pb::ReviewCategory::Blunder,
     }
 }
 
@@ -232,6 +381,25 @@ pub fn derive_seed(game: GameKind, fingerprint: u64, difficulty: Difficulty) -> 
         .bytes(game.name().as_bytes())
         .u64(fingerprint)
         .u64(difficulty_to_wire(difficulty) as u64)
+        .finish()
+}
+
+/// The seed derived for an AnalyzePlay view when the request has none: as
+/// [`derive_seed`], with the tag `b"analyze"` in place of the difficulty, so that an
+/// analysis and a SelectPlay of the same view draw different deals:
+///
+/// ```text
+/// StableHasher::new()
+///     .bytes(game tag)          // b"lexio", b"daifugo"
+///     .u64(view.fingerprint())
+///     .bytes(b"analyze")
+///     .finish()
+/// ```
+pub fn derive_analysis_seed(game: GameKind, fingerprint: u64) -> u64 {
+    StableHasher::new()
+        .bytes(game.name().as_bytes())
+        .u64(fingerprint)
+        .bytes(b"analyze")
         .finish()
 }
 

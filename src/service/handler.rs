@@ -21,6 +21,20 @@ use tonic::metadata::MetadataMap;
 use tonic::{Code, Request, Response, Status};
 use tracing::{Instrument, Span, field};
 
+/// A call's computation, from its request to its response.
+type CallFuture<'a, O> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<O, ServiceError>> + Send + 'a>>;
+
+/// An RPC's computation, given its handler, its call record, the client's timeout, the
+/// client and the request.
+type CallRun<I, O> = for<'a> fn(
+    &'a BotHandler,
+    &'a mut CallRecord,
+    Option<Duration>,
+    &'a Arc<str>,
+    I,
+) -> CallFuture<'a, O>;
+
 /// The BotService implementation.
 #[derive(Clone)]
 pub struct BotHandler {
@@ -63,18 +77,50 @@ impl BotHandler {
         &self,
         request: Request<SelectPlayInput>,
     ) -> Result<Response<pb::SelectPlayResponse>, Status> {
+        self.serve(
+            m::Rpc::SelectPlay,
+            request,
+            |h, call, timeout, client, input| Box::pin(h.select_play(call, timeout, client, input)),
+        )
+        .await
+    }
+
+    /// Serves one AnalyzePlay call.
+    pub async fn serve_analyze_play(
+        &self,
+        request: Request<pb::AnalyzePlayRequest>,
+    ) -> Result<Response<pb::AnalyzePlayResponse>, Status> {
+        self.serve(
+            m::Rpc::AnalyzePlay,
+            request,
+            |h, call, timeout, client, input| {
+                Box::pin(h.analyze_play(call, timeout, client, input))
+            },
+        )
+        .await
+    }
+
+    /// Serves one call of an RPC that may take a decision slot: attributes it to its
+    /// client, runs `run` in the call's span with the client's timeout, and records the
+    /// call however it ends.
+    async fn serve<I, O>(
+        &self,
+        rpc: m::Rpc,
+        request: Request<I>,
+        run: CallRun<I, O>,
+    ) -> Result<Response<O>, Status> {
         let timeout = budget::client_timeout(request.metadata());
         let ticket = request.extensions().get::<Arc<CallTicket>>().cloned();
         let client = client_of(
             request.extensions().get::<PeerIdentity>(),
             request.metadata(),
         );
-        let mut call = CallRecord::new(m::Rpc::SelectPlay, ticket);
+        let mut call = CallRecord::new(rpc, ticket);
         let span = call.span.clone();
         let result = match client {
             Ok(client) => {
                 call.client = Some(client.clone());
-                self.select_play(&mut call, timeout, &client, request.into_inner())
+                run(self, &mut call, timeout, &client, request.into_inner())
                     .instrument(span)
                     .await
             }
@@ -94,45 +140,23 @@ impl BotHandler {
         let (request, view) = input.into_parts();
         let difficulty = game::difficulty_from_wire(request.difficulty, self.default_difficulty)?;
         call.difficulty = Some(difficulty);
-        call.game = game::game_of(&view);
         call.seed = request.seed;
-        // Decoding, validation and EASY run on the request's task: a panic there (a
-        // server bug) becomes INTERNAL for this call, and the server keeps serving.
-        let view = catch_panic("validating the view", || {
-            self.fault(FaultPoint::Validate, request.seed);
-            game::decode(view)
-        })??;
-        call.game = Some(view.game());
+        // Decoding, validation and EASY run on the request's task.
+        let view = self.decode_view(call, view, request.seed)?;
         if !view.supports(difficulty) {
             return Err(ServiceError::Unimplemented {
                 game: view.game(),
                 difficulty,
             });
         }
-        if request.budget_ms == Some(0) {
-            return Err(ServiceError::invalid(
-                "budget_ms",
-                "must be at least 1 when set",
-            ));
-        }
-        if request.max_iterations == Some(0) {
-            return Err(ServiceError::invalid(
-                "max_iterations",
-                "must be at least 1 when set",
-            ));
-        }
-        let max_iterations = request.max_iterations.map(u64::from);
+        check_at_least_one("budget_ms", request.budget_ms)?;
+        check_at_least_one("max_iterations", request.max_iterations)?;
         let seed = request
             .seed
             .unwrap_or_else(|| game::derive_seed(view.game(), view.fingerprint(), difficulty));
         call.seed = Some(seed);
         call.span.record("seed", seed);
-
-        let plan = budget::plan(call.started, timeout, request.budget_ms, self.limits).map_err(
-            |NoTime::DeadlineTooShort| {
-                ServiceError::DeadlineExceeded("the call's deadline leaves no time to decide")
-            },
-        )?;
+        let plan = self.plan(call, timeout, request.budget_ms)?;
         let explain = request.explain;
         if difficulty == Difficulty::Easy {
             // EASY is a rule that answers in microseconds: computed on the request's own
@@ -148,6 +172,63 @@ impl BotHandler {
             })?;
             return self.respond(call, difficulty, seed, answer, &ctx.work(), t0.elapsed());
         }
+        let max_iterations = request.max_iterations.map(u64::from);
+        let (answer, work, compute) = self
+            .compute(client, plan, seed, max_iterations, "deciding", move |ctx| {
+                view.decide(difficulty, explain, ctx)
+            })
+            .await?;
+        self.respond(call, difficulty, seed, answer, &work, compute)
+    }
+
+    /// Decodes and validates a request's view on the request's task, recording its game
+    /// in `call` (known even when the view is invalid): a panic there (a server bug)
+    /// becomes INTERNAL for this call, and the server keeps serving.
+    fn decode_view(
+        &self,
+        call: &mut CallRecord,
+        view: WireView,
+        seed: Option<u64>,
+    ) -> Result<Box<dyn game::GameAdapter>, ServiceError> {
+        call.game = game::game_of(&view);
+        let view = catch_panic("validating the view", || {
+            self.fault(FaultPoint::Validate, seed);
+            game::decode(view)
+        })??;
+        call.game = Some(view.game());
+        Ok(view)
+    }
+
+    /// The budget of a call received at `call.started`: DEADLINE_EXCEEDED when its
+    /// deadline leaves no time.
+    fn plan(
+        &self,
+        call: &CallRecord,
+        timeout: Option<Duration>,
+        budget_ms: Option<u32>,
+    ) -> Result<budget::Plan, ServiceError> {
+        budget::plan(call.started, timeout, budget_ms, self.limits).map_err(
+            |NoTime::DeadlineTooShort| {
+                ServiceError::DeadlineExceeded("the call's deadline leaves no time to decide")
+            },
+        )
+    }
+
+    /// Runs `job` (a search: a decision or an analysis) under `plan`: it takes one of
+    /// the decision slots, shared fairly between clients (waiting counts against the
+    /// budget), and runs on a decision thread with a context seeded by `seed` that
+    /// stops at the plan's end, at `max_iterations`, or when the call is dropped. The
+    /// job's result, the work it did and its compute time; DEADLINE_EXCEEDED when it
+    /// ends after the client's deadline. `during` names the job in a panic's report.
+    async fn compute<T: Send + 'static>(
+        &self,
+        client: &Arc<str>,
+        plan: budget::Plan,
+        seed: u64,
+        max_iterations: Option<u64>,
+        during: &'static str,
+        job: impl FnOnce(&mut DecisionContext<'_>) -> T + Send + 'static,
+    ) -> Result<(T, Work, Duration), ServiceError> {
         // Waiting for a slot counts against the budget; the slots are shared fairly
         // between clients (`service::fair`).
         let decide_by = tokio::time::Instant::from_std(plan.decide_by);
@@ -179,7 +260,7 @@ impl BotHandler {
             if let Some(hook) = fault_hook {
                 hook(FaultPoint::Decide, Some(seed));
             }
-            let answer = view.decide(difficulty, explain, &mut ctx);
+            let answer = job(&mut ctx);
             let work = ctx.work();
             (answer, work, t0.elapsed())
         });
@@ -204,10 +285,7 @@ impl BotHandler {
             None => task.await,
         };
         let (answer, work, compute) = joined.map_err(|e| match e {
-            JobFailed::Panicked(message) => ServiceError::Panicked {
-                during: "deciding",
-                message,
-            },
+            JobFailed::Panicked(message) => ServiceError::Panicked { during, message },
             JobFailed::Dropped => ServiceError::Internal("the decision was dropped".into()),
         })?;
         if plan.answer_by.is_some_and(|t| Instant::now() >= t) {
@@ -215,7 +293,47 @@ impl BotHandler {
                 "the decision finished after the call's deadline",
             ));
         }
-        self.respond(call, difficulty, seed, answer, &work, compute)
+        Ok((answer, work, compute))
+    }
+
+    async fn analyze_play(
+        &self,
+        call: &mut CallRecord,
+        timeout: Option<Duration>,
+        client: &Arc<str>,
+        request: pb::AnalyzePlayRequest,
+    ) -> Result<pb::AnalyzePlayResponse, ServiceError> {
+        call.seed = request.seed;
+        let view = self.decode_view(call, WireView::Proto(request.view), request.seed)?;
+        if let Some(decision) = &request.decision {
+            catch_panic("validating the decision", || view.check_decision(decision))??;
+        }
+        check_at_least_one("budget_ms", request.budget_ms)?;
+        check_at_least_one("max_iterations", request.max_iterations)?;
+        check_at_least_one("top", request.top)?;
+        let seed = request
+            .seed
+            .unwrap_or_else(|| game::derive_analysis_seed(view.game(), view.fingerprint()));
+        call.seed = Some(seed);
+        call.span.record("seed", seed);
+        let plan = self.plan(call, timeout, request.budget_ms)?;
+        let max_iterations = request.max_iterations.map(u64::from);
+        let top = request.top.map(|n| n as usize);
+        let reviewed = request.decision;
+        let (analysis, _work, compute) = self
+            .compute(
+                client,
+                plan,
+                seed,
+                max_iterations,
+                "analyzing",
+                move |ctx| view.analyze(reviewed.as_ref(), top, ctx),
+            )
+            .await?;
+        let mut response = analysis?;
+        response.seed = seed;
+        response.compute_micros = u64::try_from(compute.as_micros()).unwrap_or(u64::MAX);
+        Ok(response)
     }
 
     /// The response for a computed answer (`None`: the game has no such policy).
@@ -252,13 +370,7 @@ impl BotHandler {
         call: &mut CallRecord,
         request: pb::ListLegalPlaysRequest,
     ) -> Result<pb::ListLegalPlaysResponse, ServiceError> {
-        let view = WireView::Proto(request.view);
-        call.game = game::game_of(&view);
-        let view = catch_panic("validating the view", || {
-            self.fault(FaultPoint::Validate, None);
-            game::decode(view)
-        })??;
-        call.game = Some(view.game());
+        let view = self.decode_view(call, WireView::Proto(request.view), None)?;
         catch_panic("listing the legal plays", || view.legal_plays())
     }
 }
@@ -271,6 +383,13 @@ impl BotService for BotHandler {
     ) -> Result<Response<pb::SelectPlayResponse>, Status> {
         self.serve_select_play(request.map(SelectPlayInput::Wire))
             .await
+    }
+
+    async fn analyze_play(
+        &self,
+        request: Request<pb::AnalyzePlayRequest>,
+    ) -> Result<Response<pb::AnalyzePlayResponse>, Status> {
+        self.serve_analyze_play(request).await
     }
 
     async fn list_legal_plays(
@@ -286,6 +405,14 @@ impl BotService for BotHandler {
         call.finish(&result);
         result.map(Response::new).map_err(Status::from)
     }
+}
+
+/// INVALID_ARGUMENT naming `field` when it is set to 0.
+fn check_at_least_one(field: &str, value: Option<u32>) -> Result<(), ServiceError> {
+    if value == Some(0) {
+        return Err(ServiceError::invalid(field, "must be at least 1 when set"));
+    }
+    Ok(())
 }
 
 /// The client a call is attributed to: its connection's client certificate, else the
@@ -392,7 +519,7 @@ struct CallRecord {
     reason: Option<String>,
     /// The call's link with the guard (absent when the handler is called directly).
     ticket: Option<Arc<CallTicket>>,
-    /// The client the call is attributed to (SelectPlay, once known).
+    /// The client the call is attributed to (SelectPlay, AnalyzePlay), once known.
     client: Option<Arc<str>>,
 }
 

@@ -14,6 +14,8 @@ use tonic::Code;
 
 /// Histogram of SelectPlay latency, labels `game`, `difficulty`, `outcome`.
 pub const SELECT_PLAY_DURATION: &str = "climbot_select_play_duration_seconds";
+/// Histogram of AnalyzePlay latency, labels `game`, `outcome`.
+pub const ANALYZE_PLAY_DURATION: &str = "climbot_analyze_play_duration_seconds";
 /// Counter of calls, labels `rpc`, `game`, `difficulty`, `code`.
 pub const REQUESTS: &str = "climbot_requests_total";
 /// Counter of fallback answers, labels `game`, `difficulty`.
@@ -31,7 +33,8 @@ pub const BUILD_INFO: &str = "climbot_build_info";
 /// (set when TLS is on, at start and at each reload).
 pub const TLS_CERTIFICATE_EXPIRY: &str = "climbot_tls_certificate_expiry_seconds";
 
-/// Counter of calls that asked for a decision slot (NORMAL, HARD, EXPERT), labels
+/// Counter of calls that asked for a decision slot (SelectPlay at NORMAL, HARD and
+/// EXPERT; AnalyzePlay), labels
 /// `client`.
 pub const CLIENT_CALLS: &str = "climbot_client_calls_total";
 /// Counter of calls refused for lack of a decision slot within their budget, labels
@@ -64,6 +67,11 @@ pub fn install() -> PrometheusHandle {
                 )
                 .expect("buckets are not empty")
                 .set_buckets_for_metric(
+                    Matcher::Full(ANALYZE_PLAY_DURATION.to_string()),
+                    &DURATION_BUCKETS,
+                )
+                .expect("buckets are not empty")
+                .set_buckets_for_metric(
                     Matcher::Full(CLIENT_SLOT_SECONDS.to_string()),
                     &DURATION_BUCKETS,
                 )
@@ -91,14 +99,20 @@ pub enum Rpc {
     SelectPlay,
     /// `ListLegalPlays`.
     ListLegalPlays,
+    /// `AnalyzePlay`.
+    AnalyzePlay,
 }
 
 impl Rpc {
+    /// Every RPC counted.
+    pub const ALL: [Rpc; 3] = [Rpc::SelectPlay, Rpc::ListLegalPlays, Rpc::AnalyzePlay];
+
     /// The RPC a request path names (`None` for other services: health, reflection).
     pub fn from_path(path: &str) -> Option<Rpc> {
         match path {
             "/climbot.v1.BotService/SelectPlay" => Some(Rpc::SelectPlay),
             "/climbot.v1.BotService/ListLegalPlays" => Some(Rpc::ListLegalPlays),
+            "/climbot.v1.BotService/AnalyzePlay" => Some(Rpc::AnalyzePlay),
             _ => None,
         }
     }
@@ -108,6 +122,7 @@ impl Rpc {
         match self {
             Rpc::SelectPlay => "select_play",
             Rpc::ListLegalPlays => "list_legal_plays",
+            Rpc::AnalyzePlay => "analyze_play",
         }
     }
 }
@@ -137,7 +152,8 @@ impl CallOutcome {
         self.game_slot().1
     }
 
-    /// The `difficulty` label: "none" for ListLegalPlays, "unknown" before it was read.
+    /// The `difficulty` label: "none" for ListLegalPlays and AnalyzePlay (which has no
+    /// level), "unknown" before it was read.
     pub fn difficulty_label(&self) -> &'static str {
         self.difficulty_slot().1
     }
@@ -157,7 +173,7 @@ impl CallOutcome {
     /// The `difficulty` label and its index below [`DIFFICULTY_LABELS`].
     fn difficulty_slot(&self) -> (usize, &'static str) {
         match (self.rpc, self.difficulty) {
-            (Rpc::ListLegalPlays, _) => (0, "none"),
+            (Rpc::ListLegalPlays | Rpc::AnalyzePlay, _) => (0, "none"),
             (Rpc::SelectPlay, None) => (1, "unknown"),
             (Rpc::SelectPlay, Some(d)) => (d as usize + 2, d.name()),
         }
@@ -181,6 +197,8 @@ const DIFFICULTY_LABELS: usize = 2 + Difficulty::ALL.len();
 const CODES: usize = 17;
 /// Outcome labels: each code, "fallback" and "panic".
 const OUTCOMES: usize = CODES + 2;
+/// RPC labels.
+const RPCS: usize = Rpc::ALL.len();
 
 /// The per-call series, each registered with the recorder on its first use and kept:
 /// a call then updates its counter and histogram without hashing its labels into the
@@ -191,6 +209,8 @@ struct CallSeries {
     requests: Box<[OnceLock<Counter>]>,
     /// `climbot_select_play_duration_seconds` by game, difficulty, outcome.
     durations: Box<[OnceLock<Histogram>]>,
+    /// `climbot_analyze_play_duration_seconds` by game, outcome.
+    analyze_durations: Box<[OnceLock<Histogram>]>,
     /// `climbot_fallbacks_total` by game, difficulty.
     fallbacks: Box<[OnceLock<Counter>]>,
     /// `climbot_panics_total` by rpc, game, difficulty.
@@ -207,10 +227,11 @@ impl CallSeries {
     fn new() -> Self {
         let cells = GAME_LABELS * DIFFICULTY_LABELS;
         CallSeries {
-            requests: lazy_series(2 * cells * CODES),
+            requests: lazy_series(RPCS * cells * CODES),
             durations: lazy_series(cells * OUTCOMES),
+            analyze_durations: lazy_series(GAME_LABELS * OUTCOMES),
             fallbacks: lazy_series(cells),
-            panics: lazy_series(2 * cells),
+            panics: lazy_series(RPCS * cells),
             in_flight: metrics::gauge!(DECISIONS_IN_FLIGHT),
         }
     }
@@ -245,6 +266,14 @@ impl CallSeries {
         })
     }
 
+    /// `climbot_analyze_play_duration_seconds` of the call's labels.
+    fn analyze_duration(&self, call: &CallOutcome) -> &Histogram {
+        let (outcome_index, outcome) = call.outcome_slot();
+        self.analyze_durations[call.game_slot().0 * OUTCOMES + outcome_index].get_or_init(|| {
+            metrics::histogram!(ANALYZE_PLAY_DURATION, "game" => call.game_label(), "outcome" => outcome)
+        })
+    }
+
     /// `climbot_fallbacks_total` of the call's labels.
     fn fallbacks(&self, call: &CallOutcome) -> &Counter {
         self.fallbacks[Self::cell(call)].get_or_init(|| {
@@ -257,8 +286,14 @@ impl CallSeries {
         if call.panicked {
             self.panics(call).increment(1);
         }
-        if call.rpc != Rpc::SelectPlay {
-            return;
+        match call.rpc {
+            Rpc::SelectPlay => {}
+            Rpc::AnalyzePlay => {
+                self.analyze_duration(call)
+                    .record(call.elapsed.as_secs_f64());
+                return;
+            }
+            Rpc::ListLegalPlays => return,
         }
         self.duration(call).record(call.elapsed.as_secs_f64());
         if call.fallback {
@@ -271,9 +306,10 @@ impl CallSeries {
     /// first step (a series born at 1 shows no increase), and each series is there from
     /// the first scrape. Per RPC and each label a call can carry (SelectPlay: every
     /// game, or "unknown" before the view named one, and every level, or "unknown"
-    /// before the request was read; ListLegalPlays: difficulty "none"): the panics, and
-    /// the requests by each code the alerts name; per game and level, the fallbacks and
-    /// the latency histogram of answered calls; per RPC, the withheld answers.
+    /// before the request was read; ListLegalPlays and AnalyzePlay: difficulty "none"):
+    /// the panics, and the requests by each code the alerts name; per game and level,
+    /// the fallbacks and the latency histogram of answered calls (AnalyzePlay: per
+    /// game); per RPC, the withheld answers.
     fn register_at_zero(&self) {
         const ALERTED_CODES: [Code; 11] = [
             Code::Ok,
@@ -300,6 +336,7 @@ impl CallSeries {
                 .clone()
                 .map(move |difficulty| (Rpc::SelectPlay, game, difficulty))
                 .chain(std::iter::once((Rpc::ListLegalPlays, game, None)))
+                .chain(std::iter::once((Rpc::AnalyzePlay, game, None)))
         });
         for (rpc, game, difficulty) in cells {
             let call = |code: Code| CallOutcome {
@@ -319,8 +356,11 @@ impl CallSeries {
                 self.fallbacks(&call(Code::Ok));
                 self.duration(&call(Code::Ok));
             }
+            if rpc == Rpc::AnalyzePlay && game.is_some() {
+                self.analyze_duration(&call(Code::Ok));
+            }
         }
-        for rpc in [Some(Rpc::SelectPlay), Some(Rpc::ListLegalPlays), None] {
+        for rpc in Rpc::ALL.map(Some).into_iter().chain([None]) {
             withheld_answers(rpc).increment(0);
         }
     }
@@ -434,6 +474,11 @@ fn describe() {
         SELECT_PLAY_DURATION,
         metrics::Unit::Seconds,
         "SelectPlay latency from arrival to answer"
+    );
+    metrics::describe_histogram!(
+        ANALYZE_PLAY_DURATION,
+        metrics::Unit::Seconds,
+        "AnalyzePlay latency from arrival to answer"
     );
     metrics::describe_counter!(REQUESTS, "Calls by rpc, game, difficulty and gRPC code");
     metrics::describe_counter!(FALLBACKS, "Decisions answered by the easy fallback");

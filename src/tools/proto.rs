@@ -54,7 +54,7 @@ mod tests {
         let pool = DescriptorPool::decode(bytes.as_slice()).unwrap();
         let service = pool.get_service_by_name("climbot.v1.BotService").unwrap();
         let methods: Vec<_> = service.methods().map(|m| m.name().to_string()).collect();
-        assert_eq!(methods, ["SelectPlay", "ListLegalPlays"]);
+        assert_eq!(methods, ["SelectPlay", "ListLegalPlays", "AnalyzePlay"]);
         for file in ["bot", "lexio", "dalmuti", "daifugo"] {
             let name = format!("climbot/v1/{file}.proto");
             let file = pool.get_file_by_name(&name).unwrap();

@@ -2,44 +2,17 @@
 //! no loss, the others' paired losses, reproducible from the seed, and a review that
 //! calls the best "best" and giving up a forced win a blunder.
 
-use climbot_core::bot::{DecisionContext, Difficulty};
+use climbot_core::bot::DecisionContext;
 use climbot_core::daifugo::Daifugo;
-use climbot_core::daifugo::referee::play_match_observed as play_daifugo;
-use climbot_core::daifugo::rules::RuleSet;
-use climbot_core::daifugo::view::Phase;
 use climbot_core::game::Game;
 use climbot_core::lexio::Lexio;
-use climbot_core::lexio::referee::play_match_observed;
-use climbot_core::lexio::view::{Action, LexioView};
-use climbot_core::search::Searchable;
+use climbot_core::lexio::view::Action;
 use climbot_core::search::analysis::{AnalysisError, Category, analyze};
 
-/// A Lexio view from a real match where the seat follows a table, may pass, and has a
-/// forced win.
-fn mate_view_with_a_pass() -> (LexioView, Action) {
-    let easy = Lexio::policy(Difficulty::Easy).unwrap();
-    let mut found = None;
-    for seed in 0..50 {
-        let _ = play_match_observed(&[easy; 4], 4, 4500 + seed, &mut |round| {
-            if found.is_some() {
-                return;
-            }
-            if let Ok(view) = round.view() {
-                let legal = Lexio::legal_decisions(&view);
-                if legal.len() > 2
-                    && legal.contains(&Action::Pass)
-                    && let Some(win) = Lexio::forced_win(&view)
-                {
-                    found = Some((view, win));
-                }
-            }
-        });
-        if found.is_some() {
-            break;
-        }
-    }
-    found.expect("some match has a forced win on a table")
-}
+#[path = "support/analysis_views.rs"]
+mod analysis_views;
+
+use analysis_views::{daifugo_exchange_view, mate_view_with_a_pass};
 
 #[test]
 fn every_decision_once_best_first_with_paired_losses() {
@@ -120,17 +93,7 @@ fn an_illegal_review_and_an_unsearched_phase_are_refused() {
         Err(AnalysisError::Illegal)
     );
     // A Daifugo exchange is answered by the evaluation, not searched.
-    let easy = Daifugo::policy(Difficulty::Easy).unwrap();
-    let mut exchange = None;
-    let _ = play_daifugo(&[easy; 4], 2, 1, RuleSet::house(), &mut |r| {
-        if let Some(seat) = r.to_act()
-            && let Ok(view) = r.view(seat)
-            && matches!(view.phase(), Phase::Exchange { .. })
-        {
-            exchange.get_or_insert(view);
-        }
-    });
-    let exchange = exchange.expect("the second game opens with the exchange");
+    let exchange = daifugo_exchange_view();
     let mut ctx = DecisionContext::unbounded(1).with_max_iterations(Some(100));
     assert_eq!(
         analyze::<Daifugo>(&exchange, None, &mut ctx),

@@ -372,6 +372,32 @@ pub fn play_match(
     play_match_observed(seats, rounds, seed, &mut |_| {})
 }
 
+/// The first view of a seat to act that `pick` accepts, in matches of `rounds` rounds
+/// between `seats` played with each seed of `seeds` in turn: a position of some kind
+/// from real play, for tests and examples. `None` when no match has one.
+pub fn find_view(
+    seats: &[&dyn Policy<Lexio>],
+    rounds: u32,
+    seeds: std::ops::Range<u64>,
+    pick: &mut dyn FnMut(&LexioView) -> bool,
+) -> Option<LexioView> {
+    let mut found = None;
+    for seed in seeds {
+        let _ = play_match_observed(seats, rounds, seed, &mut |round| {
+            if found.is_none()
+                && let Ok(view) = round.view()
+                && pick(&view)
+            {
+                found = Some(view);
+            }
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
+}
+
 /// [`play_match`], showing `observe` the round in play after each deal and after every
 /// action (to follow a seat between its turns); `observe` cannot change the play.
 pub fn play_match_observed(
