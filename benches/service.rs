@@ -133,7 +133,7 @@ fn bench_request_reading(n: u32) {
     use climbot::service::fast_lane::parse_select_play;
     use climbot::service::game::{WireView, decode};
     use prost::Message;
-    let payloads = climbot::loadtest::select_play_payloads(1).unwrap();
+    let payloads = climbot::loadtest::decision_payloads(1).unwrap();
     let (_, payload) = payloads
         .iter()
         .find(|(name, _)| name == "lexio_easy_follow")

@@ -1,6 +1,6 @@
-//! Load-test payloads: `climbot loadtest payloads` writes `SelectPlay` requests built
-//! from real mid-game views, and `grpc.health.v1.Health/Check` requests, in the four
-//! shapes the load tools want:
+//! Load-test payloads: `climbot loadtest payloads` writes `SelectPlay` and `AnalyzePlay`
+//! requests built from real mid-game views, and `grpc.health.v1.Health/Check` requests,
+//! in the four shapes the load tools want:
 //!
 //! - `<name>.bin`: the serialized message alone;
 //! - `<name>.ghz.bin`: the message after its length as a varint (ghz `-B` /
@@ -29,7 +29,8 @@ use std::path::{Path, PathBuf};
 /// The service name health checks may ask about.
 pub const BOT_SERVICE: &str = "climbot.v1.BotService";
 
-/// Budget given to EXPERT payloads, in milliseconds (the search uses all of it).
+/// Budget given to EXPERT and AnalyzePlay payloads, in milliseconds (the search uses
+/// all of it).
 pub const EXPERT_BUDGET_MS: u32 = 20;
 
 /// Rounds tried per game before giving up on finding both kinds of views.
@@ -44,7 +45,8 @@ const MIN_CHOICES: usize = 3;
 /// `climbot loadtest ...`.
 #[derive(Subcommand, Debug)]
 pub enum LoadtestCommand {
-    /// Write SelectPlay and health-check request payloads (binary, JSON, h2load).
+    /// Write SelectPlay, AnalyzePlay and health-check request payloads (binary, JSON,
+    /// h2load).
     Payloads(PayloadsArgs),
 }
 
@@ -134,6 +136,8 @@ impl std::error::Error for LoadtestError {}
 pub enum Payload {
     /// A `climbot.v1.BotService/SelectPlay` request.
     SelectPlay(Box<pb::SelectPlayRequest>),
+    /// A `climbot.v1.BotService/AnalyzePlay` request.
+    AnalyzePlay(Box<pb::AnalyzePlayRequest>),
     /// A `grpc.health.v1.Health/Check` request.
     Health(tonic_health::pb::HealthCheckRequest),
 }
@@ -143,6 +147,7 @@ impl Payload {
     pub fn encode(&self) -> Vec<u8> {
         match self {
             Payload::SelectPlay(m) => m.encode_to_vec(),
+            Payload::AnalyzePlay(m) => m.encode_to_vec(),
             Payload::Health(m) => m.encode_to_vec(),
         }
     }
@@ -151,7 +156,8 @@ impl Payload {
     /// integers as strings, default values left out).
     pub fn to_json(&self) -> Value {
         match self {
-            Payload::SelectPlay(m) => select_play_json(m),
+            Payload::SelectPlay(m) => message_json("climbot.v1.SelectPlayRequest", &**m),
+            Payload::AnalyzePlay(m) => message_json("climbot.v1.AnalyzePlayRequest", &**m),
             Payload::Health(m) if m.service.is_empty() => json!({}),
             Payload::Health(m) => json!({ "service": m.service }),
         }
@@ -179,7 +185,7 @@ pub fn length_delimited(message: &[u8]) -> Vec<u8> {
 
 /// Every payload for first deal `seed`: `(name, payload)`, names without extension.
 pub fn all_payloads(seed: u64) -> Result<Vec<(String, Payload)>, LoadtestError> {
-    let mut payloads = select_play_payloads(seed)?;
+    let mut payloads = decision_payloads(seed)?;
     payloads.push((
         "health".to_string(),
         Payload::Health(tonic_health::pb::HealthCheckRequest {
@@ -195,9 +201,11 @@ pub fn all_payloads(seed: u64) -> Result<Vec<(String, Payload)>, LoadtestError> 
     Ok(payloads)
 }
 
-/// SelectPlay payloads of every game at EASY, and at each other level the game serves
-/// with its budget: `<game>_<difficulty>_<kind>`, e.g. `lexio_easy_follow`.
-pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, LoadtestError> {
+/// Each game's SelectPlay payloads at EASY and at each other level the game serves with
+/// its budget, `<game>_<difficulty>_<kind>` (e.g. `lexio_easy_follow`), then its
+/// AnalyzePlay payloads of the same views on EXPERT's budget, every legal decision
+/// listed, `<game>_analyze_<kind>`.
+pub fn decision_payloads(seed: u64) -> Result<Vec<(String, Payload)>, LoadtestError> {
     let mut payloads = Vec::new();
     // One line per game: its views, and the levels it serves with their budgets.
     let easy = ("easy", pb::Difficulty::Easy, None);
@@ -223,6 +231,20 @@ pub fn select_play_payloads(seed: u64) -> Result<Vec<(String, Payload)>, Loadtes
                     Payload::SelectPlay(Box::new(request)),
                 ));
             }
+        }
+        for (kind, view) in views {
+            let request = pb::AnalyzePlayRequest {
+                view: Some(view),
+                decision: None,
+                budget_ms: Some(EXPERT_BUDGET_MS),
+                max_iterations: None,
+                seed: None,
+                top: None,
+            };
+            payloads.push((
+                format!("{game}_analyze_{kind}"),
+                Payload::AnalyzePlay(Box::new(request)),
+            ));
         }
     }
     Ok(payloads)
@@ -451,18 +473,18 @@ pub fn write_payloads(dir: &Path, seed: u64) -> Result<Vec<String>, LoadtestErro
     Ok(written)
 }
 
-/// `request` in canonical proto3 JSON, through the compiled descriptors (the same
-/// mapping ghz and grpcurl use).
-fn select_play_json(request: &pb::SelectPlayRequest) -> Value {
+/// `message` (of the API's type `name`) in canonical proto3 JSON, through the compiled
+/// descriptors (the same mapping ghz and grpcurl use).
+fn message_json(name: &str, message: &impl Message) -> Value {
     static POOL: std::sync::LazyLock<prost_reflect::DescriptorPool> =
         std::sync::LazyLock::new(|| {
             prost_reflect::DescriptorPool::decode(pb::FILE_DESCRIPTOR_SET)
                 .expect("the compiled descriptor set decodes")
         });
     let descriptor = POOL
-        .get_message_by_name("climbot.v1.SelectPlayRequest")
-        .expect("SelectPlayRequest is in the descriptor set");
-    let message = prost_reflect::DynamicMessage::decode(descriptor, &*request.encode_to_vec())
+        .get_message_by_name(name)
+        .expect("the API's request types are in the descriptor set");
+    let message = prost_reflect::DynamicMessage::decode(descriptor, &*message.encode_to_vec())
         .expect("a request decodes with its own descriptor");
     serde_json::to_value(&message).expect("a message serializes to JSON")
 }
@@ -503,14 +525,20 @@ mod tests {
                 "lexio_easy_lead",
                 "lexio_expert_follow",
                 "lexio_expert_lead",
+                "lexio_analyze_follow",
+                "lexio_analyze_lead",
                 "dalmuti_easy_follow",
                 "dalmuti_easy_lead",
                 "dalmuti_expert_follow",
                 "dalmuti_expert_lead",
+                "dalmuti_analyze_follow",
+                "dalmuti_analyze_lead",
                 "daifugo_easy_follow",
                 "daifugo_easy_lead",
                 "daifugo_expert_follow",
                 "daifugo_expert_lead",
+                "daifugo_analyze_follow",
+                "daifugo_analyze_lead",
                 "health",
                 "health_botservice"
             ]
@@ -535,6 +563,12 @@ mod tests {
                         *request
                     );
                 }
+                Payload::AnalyzePlay(request) => {
+                    assert_eq!(
+                        pb::AnalyzePlayRequest::decode(&message[..]).unwrap(),
+                        *request
+                    );
+                }
                 Payload::Health(request) => {
                     assert_eq!(
                         tonic_health::pb::HealthCheckRequest::decode(&message[..]).unwrap(),
@@ -551,20 +585,22 @@ mod tests {
     #[test]
     fn json_parses_back_to_the_binary_payload() {
         let pool = prost_reflect::DescriptorPool::decode(pb::FILE_DESCRIPTOR_SET).unwrap();
-        let descriptor = pool
-            .get_message_by_name("climbot.v1.SelectPlayRequest")
-            .unwrap();
+        let mut checked = 0;
         for (name, payload) in all_payloads(1).unwrap() {
-            let Payload::SelectPlay(request) = &payload else {
-                continue;
+            let type_name = match &payload {
+                Payload::SelectPlay(_) => "climbot.v1.SelectPlayRequest",
+                Payload::AnalyzePlay(_) => "climbot.v1.AnalyzePlayRequest",
+                Payload::Health(_) => continue,
             };
+            let descriptor = pool.get_message_by_name(type_name).unwrap();
             let text = serde_json::to_string(&payload.to_json()).unwrap();
             let mut de = serde_json::Deserializer::from_str(&text);
-            let parsed = prost_reflect::DynamicMessage::deserialize(descriptor.clone(), &mut de)
+            let parsed = prost_reflect::DynamicMessage::deserialize(descriptor, &mut de)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
-            let back = pb::SelectPlayRequest::decode(&*parsed.encode_to_vec()).unwrap();
-            assert_eq!(&back, request.as_ref(), "{name}");
+            assert_eq!(parsed.encode_to_vec(), payload.encode(), "{name}");
+            checked += 1;
         }
+        assert_eq!(checked, 18);
     }
 
     #[test]
@@ -608,7 +644,7 @@ mod tests {
     fn written_files_are_the_four_shapes() {
         let dir = std::env::temp_dir().join(format!("climbot-payloads-{}", std::process::id()));
         let written = write_payloads(&dir, 1).unwrap();
-        assert_eq!(written.len(), 14 * 4);
+        assert_eq!(written.len(), 20 * 4);
         let bin = std::fs::read(dir.join("lexio_easy_lead.bin")).unwrap();
         let framed = std::fs::read(dir.join("lexio_easy_lead.h2load.bin")).unwrap();
         assert_eq!(framed, grpc_frame(&bin));
