@@ -1,8 +1,10 @@
 // A game backend in Go calling climbot: for each game (Lexio, The Great Dalmuti,
 // Daifugo) it builds a view, asks ListLegalPlays for every legal decision, asks
 // SelectPlay for the bot's decision, checks that the decision is one of the legal
-// ones, and replays it with the echoed seed. Then it sends a broken view and checks
-// that it is refused with INVALID_ARGUMENT naming the field.
+// ones, and replays it with the echoed seed. It asks AnalyzePlay for a hint for a human
+// in that seat (the best three decisions, and a review of one the player considers).
+// Then it sends a broken view and checks that it is refused with INVALID_ARGUMENT
+// naming the field.
 //
 //	go run . 127.0.0.1:50051
 //	go run . -ca ca.crt 127.0.0.1:50051                                  # TLS
@@ -182,6 +184,76 @@ func play(client pb.BotServiceClient, name string, view *pb.GameView,
 	return nil
 }
 
+// hint asks AnalyzePlay for a hint for a human in this seat: the best three decisions
+// with the outcome each is expected to give, and the review of the one the player
+// considers (here the last legal decision). A fixed MaxIterations makes it replayable
+// with the echoed seed.
+func hint(client pb.BotServiceClient, name string, view *pb.GameView) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	legal, err := client.ListLegalPlays(ctx, &pb.ListLegalPlaysRequest{View: view})
+	if err != nil {
+		return fmt.Errorf("%s: ListLegalPlays: %w", name, err)
+	}
+	decisions := legalDecisions(legal)
+	if len(decisions) == 0 {
+		return fmt.Errorf("%s: no legal decision listed", name)
+	}
+	considered := decisions[len(decisions)-1]
+	top, budget, iterations := uint32(3), uint32(2000), uint32(20*len(decisions))
+	request := &pb.AnalyzePlayRequest{View: view, Decision: considered, Top: &top,
+		BudgetMs: &budget, MaxIterations: &iterations}
+	reply, err := client.AnalyzePlay(ctx, request)
+	if err != nil {
+		return fmt.Errorf("%s: AnalyzePlay: %w", name, err)
+	}
+	if len(reply.Decisions) == 0 || !reply.Decisions[0].Best {
+		return fmt.Errorf("%s: the first decision listed is not the best", name)
+	}
+	for _, d := range reply.Decisions {
+		if !contains(decisions, d.Decision) {
+			return fmt.Errorf("%s: the hint lists %v, not a legal decision", name, d.Decision)
+		}
+	}
+	if !proto.Equal(reply.GetReview().GetDecision(), considered) {
+		return fmt.Errorf("%s: the review is of another decision", name)
+	}
+	seed := reply.Seed
+	request.Seed = &seed
+	again, err := client.AnalyzePlay(ctx, request)
+	if err != nil {
+		return fmt.Errorf("%s: AnalyzePlay replay: %w", name, err)
+	}
+	if !sameAnalysis(again, reply) {
+		return fmt.Errorf("%s: the replayed analysis with seed %d differs", name, seed)
+	}
+	direction := "lower"
+	if reply.HigherIsBetter {
+		direction = "higher"
+	}
+	best := reply.Decisions[0]
+	fmt.Printf("%s: hint %s expects %.2f %s (%s is better, 95%% [%.2f, %.2f]); the "+
+		"considered decision is %s (loses %.2f); %d playouts\n", name,
+		prototext.MarshalOptions{}.Format(best.Decision), best.Expected, reply.Unit,
+		direction, best.Ci95Low, best.Ci95High, reply.Review.Category, reply.Review.Loss,
+		reply.SearchIterations)
+	return nil
+}
+
+// sameAnalysis compares what an analysis found (its decisions and review), leaving out
+// the compute time, which differs between calls.
+func sameAnalysis(a, b *pb.AnalyzePlayResponse) bool {
+	if len(a.Decisions) != len(b.Decisions) || !proto.Equal(a.Review, b.Review) {
+		return false
+	}
+	for i := range a.Decisions {
+		if !proto.Equal(a.Decisions[i], b.Decisions[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // refused sends a Lexio view whose first tile has no suit and checks the error.
 func refused(client pb.BotServiceClient) error {
 	view := lexioView()
@@ -287,6 +359,9 @@ func main() {
 		func() error {
 			return play(client, "daifugo", daifugoView(), pb.Difficulty_DIFFICULTY_HARD)
 		},
+		func() error { return hint(client, "lexio", lexioView()) },
+		func() error { return hint(client, "dalmuti", dalmutiView()) },
+		func() error { return hint(client, "daifugo", daifugoView()) },
 		func() error { return refused(client) },
 	}
 	failed := 0

@@ -1,8 +1,9 @@
 """A game backend in Python calling climbot: for each game (Lexio, The Great Dalmuti,
 Daifugo) it builds a view, asks ListLegalPlays for every legal decision, asks SelectPlay
 for the bot's decision, checks that the decision is one of the legal ones, and replays
-it with the echoed seed. Then it sends a broken view and checks that it is refused with
-INVALID_ARGUMENT naming the field.
+it with the echoed seed. It asks AnalyzePlay for a hint for a human in that seat (the
+best three decisions, and a review of one the player considers). Then it sends a broken
+view and checks that it is refused with INVALID_ARGUMENT naming the field.
 
     python client.py [--ca CA.crt [--cert CLIENT.crt --key CLIENT.key]] [ADDRESS]
 
@@ -119,6 +120,31 @@ def play(stub, name, view, level, budget_ms=200):
           f"{reply.compute_micros} us)")
 
 
+def hint(stub, name, view):
+    """A hint for a human in this seat: the best three decisions with the outcome each is
+    expected to give, and the review of the one the player considers (here the last
+    legal decision). A fixed max_iterations makes it replayable with the echoed seed."""
+    legal = legal_decisions(
+        stub.ListLegalPlays(bot_pb2.ListLegalPlaysRequest(view=view), timeout=2.0))
+    considered = legal[-1]
+    request = bot_pb2.AnalyzePlayRequest(view=view, decision=considered, top=3,
+                                         max_iterations=20 * len(legal), budget_ms=2000)
+    reply = stub.AnalyzePlay(request, timeout=5.0)
+    assert reply.decisions and reply.decisions[0].best, f"{name}: the first is not the best"
+    assert all(d.decision in legal for d in reply.decisions), f"{name}: an illegal hint"
+    assert reply.review.decision == considered, f"{name}: the review is of another decision"
+    request.seed = reply.seed
+    again = stub.AnalyzePlay(request, timeout=5.0)
+    assert again.decisions == reply.decisions, f"{name}: the replayed analysis differs"
+    direction = "higher" if reply.higher_is_better else "lower"
+    best = reply.decisions[0]
+    category = bot_pb2.ReviewCategory.Name(reply.review.category)
+    print(f"{name}: hint {text_format.MessageToString(best.decision, as_one_line=True)} "
+          f"expects {best.expected:.2f} {reply.unit} ({direction} is better, 95% "
+          f"[{best.ci95_low:.2f}, {best.ci95_high:.2f}]); the considered decision is "
+          f"{category} (loses {reply.review.loss:.2f}); {reply.search_iterations} playouts")
+
+
 def refused(stub):
     """A Lexio view whose first tile has no suit: INVALID_ARGUMENT naming the field."""
     bad = lexio_view()
@@ -196,6 +222,10 @@ def main(argv):
             ("daifugo", lambda: play(stub, "daifugo",
                                      bot_pb2.GameView(daifugo=daifugo_view()),
                                      bot_pb2.DIFFICULTY_HARD)),
+            ("hint", lambda: [hint(stub, game, bot_pb2.GameView(**{game: view()}))
+                              for game, view in (("lexio", lexio_view),
+                                                 ("dalmuti", dalmuti_view),
+                                                 ("daifugo", daifugo_view))]),
             ("bad view", lambda: refused(stub)),
         ]
         failed = 0

@@ -1,8 +1,10 @@
 // A game backend in TypeScript (Node.js) calling climbot: for each game (Lexio, The
 // Great Dalmuti, Daifugo) it builds a view, asks ListLegalPlays for every legal
 // decision, asks SelectPlay for the bot's decision, checks that the decision is one of
-// the legal ones, and replays it with the echoed seed. Then it sends a broken view and
-// checks that it is refused with INVALID_ARGUMENT naming the field.
+// the legal ones, and replays it with the echoed seed. It asks AnalyzePlay for a hint for
+// a human in that seat (the best three decisions, and a review of one the player
+// considers). Then it sends a broken view and checks that it is refused with
+// INVALID_ARGUMENT naming the field.
 //
 //   npm run build && node dist/client.js 127.0.0.1:50051
 //   node dist/client.js --ca ca.crt 127.0.0.1:50051                                   # TLS
@@ -18,10 +20,12 @@ import { create, equals, toJsonString } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import {
+  AnalyzedDecisionSchema,
   BotService,
   DecisionSchema,
   Difficulty,
   GameViewSchema,
+  ReviewCategory,
   type Decision,
   type GameView,
   type ListLegalPlaysResponse,
@@ -144,6 +148,41 @@ async function play(bot: Bot, name: string, view: GameView, difficulty: Difficul
   );
 }
 
+/** A hint for a human in this seat: the best three decisions with the outcome each is
+ * expected to give, and the review of the one the player considers (here the last legal
+ * decision). A fixed maxIterations makes it replayable with the echoed seed. */
+async function hint(bot: Bot, name: string, view: GameView): Promise<void> {
+  const options = { timeoutMs: 5000 };
+  const decisions = legalDecisions(await bot.listLegalPlays({ view }, options));
+  if (decisions.length === 0) throw new Error(`${name}: no legal decision listed`);
+  const considered = decisions[decisions.length - 1];
+  const request = { view, decision: considered, top: 3, budgetMs: 2000, maxIterations: 20 * decisions.length };
+  const reply = await bot.analyzePlay(request, options);
+  const best = reply.decisions[0];
+  if (!best?.best || !best.decision) throw new Error(`${name}: the first decision listed is not the best`);
+  for (const d of reply.decisions) {
+    if (!d.decision || !decisions.some((l) => equals(DecisionSchema, l, d.decision!))) {
+      throw new Error(`${name}: the hint lists a decision that is not legal`);
+    }
+  }
+  const review = reply.review;
+  if (!review?.decision || !equals(DecisionSchema, review.decision, considered)) {
+    throw new Error(`${name}: the review is of another decision`);
+  }
+  const again = await bot.analyzePlay({ ...request, seed: reply.seed }, options);
+  const same =
+    again.decisions.length === reply.decisions.length &&
+    again.decisions.every((d, i) => equals(AnalyzedDecisionSchema, d, reply.decisions[i]));
+  if (!same) throw new Error(`${name}: the replayed analysis with seed ${reply.seed} differs`);
+  const direction = reply.higherIsBetter ? "higher" : "lower";
+  console.log(
+    `${name}: hint ${toJsonString(DecisionSchema, best.decision)} expects ${best.expected.toFixed(2)} ` +
+      `${reply.unit} (${direction} is better, 95% [${best.ci95Low.toFixed(2)}, ${best.ci95High.toFixed(2)}]); ` +
+      `the considered decision is ${ReviewCategory[review.category]} (loses ${review.loss.toFixed(2)}); ` +
+      `${reply.searchIterations} playouts`,
+  );
+}
+
 async function refused(bot: Bot): Promise<void> {
   const view = lexioView();
   if (view.game.case === "lexio") view.game.value.hand[0].suit = LexioSuit.UNSPECIFIED;
@@ -233,6 +272,9 @@ async function main(): Promise<void> {
     ["lexio", () => play(bot, "lexio", lexioView(), Difficulty.HARD)],
     ["dalmuti", () => play(bot, "dalmuti", dalmutiView(), Difficulty.HARD)],
     ["daifugo", () => play(bot, "daifugo", daifugoView(), Difficulty.HARD)],
+    ["lexio hint", () => hint(bot, "lexio", lexioView())],
+    ["dalmuti hint", () => hint(bot, "dalmuti", dalmutiView())],
+    ["daifugo hint", () => hint(bot, "daifugo", daifugoView())],
     ["bad view", () => refused(bot)],
   ];
   let failed = 0;
