@@ -1,4 +1,5 @@
-//! AnalyzePlay over the wire: every legal decision listed once, the best first; the same
+//! AnalyzePlay over the wire: every legal decision listed once, the best first; the best
+//! is EXPERT's choice with the same seed and work; the same
 //! analysis from the same seed and iterations; a review that calls the best BEST and
 //! giving up a forced win a mistake or a blunder; the refusals (an illegal decision, a
 //! decision of another game, an unanalyzed phase); `top`; and the RPC in the metrics.
@@ -114,6 +115,59 @@ async fn every_legal_decision_once_best_first_and_replayed_by_its_seed() {
     let first = client.analyze_play(unseeded.clone()).await.unwrap();
     let second = client.analyze_play(unseeded).await.unwrap();
     assert_eq!(first.get_ref().seed, second.get_ref().seed);
+}
+
+/// On the load test's mid-game views of every game, the analysis' best is the decision
+/// SelectPlay at EXPERT answers with the same seed and `max_iterations`, and the
+/// analysis did EXPERT's playouts and its own.
+#[tokio::test]
+async fn the_best_is_experts_choice_with_the_same_seed_and_work() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    let mut views = 0;
+    for (name, payload) in climbot::loadtest::decision_payloads(1).unwrap() {
+        let climbot::loadtest::Payload::AnalyzePlay(payload) = payload else {
+            continue;
+        };
+        views += 1;
+        for seed in 1..=3 {
+            let analysis = analyzed(
+                &mut client,
+                pb::AnalyzePlayRequest {
+                    view: payload.view.clone(),
+                    budget_ms: Some(2000),
+                    max_iterations: Some(400),
+                    seed: Some(seed),
+                    top: Some(1),
+                    ..Default::default()
+                },
+            )
+            .await;
+            let expert = client
+                .select_play(pb::SelectPlayRequest {
+                    view: payload.view.clone(),
+                    difficulty: pb::Difficulty::Expert as i32,
+                    budget_ms: Some(2000),
+                    max_iterations: Some(400),
+                    seed: Some(seed),
+                    ..Default::default()
+                })
+                .await
+                .unwrap()
+                .into_inner();
+            assert_eq!(
+                analysis.decisions[0].decision, expert.decision,
+                "{name}, seed {seed}"
+            );
+            assert!(analysis.decisions[0].best);
+            assert_eq!(
+                analysis.search_iterations,
+                expert.search_iterations + 400,
+                "{name}, seed {seed}"
+            );
+        }
+    }
+    assert_eq!(views, 6);
 }
 
 #[tokio::test]

@@ -2,22 +2,33 @@
 //! outcome the search expects of it, and, for the decision the human made, how much it
 //! gave up against the best and a category a player understands.
 //!
-//! The analysis is EXPERT's search with everything that narrows it turned off: every
-//! legal decision is a candidate (no shortlist, no anchor, no forced-win shortcut) and
-//! none is eliminated, so each gets an equal share of the playouts and an interval of
-//! its own. The losses are paired: each candidate is compared with the best on the
-//! same deals, which makes the loss far more precise than the difference of two means.
+//! An analysis has two parts. First the served EXPERT decides, with the context's seed
+//! and work: its choice is the analysis' best, so that a hint recommends exactly what
+//! EXPERT plays with that seed and `max_iterations` (a search of every decision with
+//! the same playouts would pick another one often, by noise, where EXPERT narrows its
+//! search to a few candidates). Then EXPERT's search runs again with everything that
+//! narrows it turned off: every legal decision is a candidate (no shortlist, no anchor,
+//! no forced-win shortcut) and none is eliminated, so each gets an equal share of the
+//! playouts and an interval of its own. The losses are paired: each candidate is
+//! compared with the best on the same deals, which makes the loss far more precise than
+//! the difference of two means. A loss may come out negative (the even search rates a
+//! decision above EXPERT's choice, within its noise): such a decision is good.
+//!
+//! The work: with an iteration limit, each part does that many playouts (EXPERT's
+//! part stops early only if the budget ends); with a budget alone, EXPERT's part has
+//! the first half of it and the even search the rest.
 
 use super::expert::ExpertBot;
 use super::{Candidate, Searchable};
 use crate::bot::DecisionContext;
+use crate::game::Policy;
 use crate::learn::Learnable;
 
 /// How a reviewed decision compares with the best, from the loss in the game's unit
 /// ([`Reviewable::REVIEW_THRESHOLDS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Category {
-    /// The decision the search rates best.
+    /// The best decision: EXPERT's choice.
     Best,
     /// A loss below the first threshold.
     Good,
@@ -75,7 +86,7 @@ pub struct Assessment<D> {
     pub ci95: Option<(f64, f64)>,
     /// Playouts it got.
     pub playouts: u64,
-    /// Whether it is the decision the search rates best.
+    /// Whether it is the best decision: EXPERT's choice.
     pub best: bool,
     /// Its loss against the best on the same deals (0 for the best; positive is
     /// worse, in the game's unit) and that loss's 95% interval.
@@ -105,9 +116,9 @@ pub enum AnalysisError {
     Illegal,
 }
 
-/// Analyzes `view`, reviewing `reviewed` if given. The search stops at the context's
-/// budget or iteration limit only (no candidate is eliminated): a caller without a
-/// budget that ends sets a limit.
+/// Analyzes `view`, reviewing `reviewed` if given. Both parts stop at the context's
+/// budget or iteration limit only (no candidate of the even search is eliminated): a
+/// caller without a budget that ends sets a limit.
 pub fn analyze<G: Learnable + Reviewable>(
     view: &G::View,
     reviewed: Option<&G::Decision>,
@@ -116,12 +127,21 @@ pub fn analyze<G: Learnable + Reviewable>(
     if reviewed.is_some_and(|d| !G::is_legal(view, d)) {
         return Err(AnalysisError::Illegal);
     }
+    if G::position(view, &G::deal(view, &mut ctx.rng().clone())).is_none() {
+        return Err(AnalysisError::NotSearched);
+    }
+    let legal = G::legal_decisions(view).len() as u64;
+    if ctx.max_iterations().is_some_and(|max| max < legal) {
+        // Not a playout for each decision: refused before EXPERT's part runs.
+        return Err(AnalysisError::NoTime);
+    }
+    let (best, expert_iterations) = expert_choice::<G>(view, ctx);
     let result = ExpertBot::<G>::analysis()
-        .search_all(view, ctx)
+        .search_all(view, Some(best), ctx)
         .ok_or(AnalysisError::NotSearched)?
         .ok_or(AnalysisError::NoTime)?;
+    ctx.record_iterations(expert_iterations);
     let sign = if G::HIGHER_IS_BETTER { 1.0 } else { -1.0 };
-    let best = result.decision;
     let loss_of = |c: &Candidate<G::Decision>| match c.deficit {
         _ if c.decision == best => (0.0, Some((0.0, 0.0))),
         Some((mean, se)) => {
@@ -166,6 +186,31 @@ pub fn analyze<G: Learnable + Reviewable>(
     Ok(Analysis {
         assessments,
         review,
-        iterations: result.iterations,
+        iterations: ctx.work().iterations,
     })
+}
+
+/// The served EXPERT's decision in `view` with the context's seed and iteration limit
+/// (what SelectPlay at EXPERT answers with them), and the playouts it did. Its own
+/// context leaves `ctx`'s generator untouched; without an iteration limit it stops at
+/// half the budget.
+fn expert_choice<G: Learnable>(view: &G::View, ctx: &DecisionContext<'_>) -> (G::Decision, u64) {
+    let limited = ctx.max_iterations().is_some();
+    let first_half =
+        || ctx.should_stop() || (!limited && ctx.budget_spent().is_some_and(|spent| spent >= 0.5));
+    let spent_of_half = || {
+        let spent = ctx.budget_spent().unwrap_or(0.0);
+        if limited {
+            spent
+        } else {
+            (2.0 * spent).min(1.0)
+        }
+    };
+    let mut own =
+        DecisionContext::new(ctx.seed(), &first_half).with_max_iterations(ctx.max_iterations());
+    if ctx.budget_spent().is_some() {
+        own = own.with_budget_spent(&spent_of_half);
+    }
+    let choice = ExpertBot::<G>::served().decide(view, &mut own);
+    (choice, own.work().iterations)
 }

@@ -195,14 +195,17 @@ impl<G: Learnable> ExpertBot<G> {
         bot
     }
 
-    /// The search's result on `view`: `None` for a phase the search does not play,
-    /// `Some(None)` when the budget ended before every candidate had a playout.
+    /// The search's result on `view`, each candidate's paired deficit measured from
+    /// `reference` (a legal decision; `None`: from the chosen one): `None` for a phase
+    /// the search does not play, `Some(None)` when the budget ended before every
+    /// candidate had a playout.
     pub(super) fn search_all(
         &self,
         view: &G::View,
+        reference: Option<G::Decision>,
         ctx: &mut DecisionContext<'_>,
     ) -> Option<Option<SearchResult<G::Decision>>> {
-        match self.run(view, ctx) {
+        match self.run(view, reference, ctx) {
             Ok((result, _)) => Some(Some(result)),
             Err(Unsearched::NoTime(_)) => Some(None),
             Err(Unsearched::OffPhase | Unsearched::Mate(_)) => None,
@@ -325,6 +328,7 @@ impl<G: Learnable> ExpertBot<G> {
     fn run(
         &self,
         view: &G::View,
+        reference: Option<G::Decision>,
         ctx: &mut DecisionContext<'_>,
     ) -> Result<Searched<G::Decision>, Unsearched<G::Decision>> {
         if self.mate
@@ -417,6 +421,7 @@ impl<G: Learnable> ExpertBot<G> {
                         log_weight: &log_weight,
                         draws: inference.draws,
                     }),
+                    reference,
                 },
             )
         });
@@ -501,7 +506,7 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
     }
 
     fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
-        match self.run(view, ctx) {
+        match self.run(view, None, ctx) {
             Ok((result, _)) => result.decision,
             Err(why) => answer_without_search::<G>(why, view, ctx).0,
         }
@@ -526,7 +531,7 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
                 ..
             },
             anchor,
-        ) = match self.run(view, ctx) {
+        ) = match self.run(view, None, ctx) {
             Ok(found) => found,
             Err(why) => return answer_without_search::<G>(why, view, ctx),
         };

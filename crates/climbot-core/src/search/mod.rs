@@ -86,8 +86,9 @@ pub struct Candidate<D> {
     /// Whether it was still in the race at the end.
     pub in_race: bool,
     /// For a candidate in the race at the end: its mean paired deficit to the chosen
-    /// decision over the rounds both completed (oriented so that positive means worse,
-    /// 0 for the chosen one) and that mean's standard error.
+    /// decision (or to the guide's [`Guide::reference`]) over the rounds both completed
+    /// (oriented so that positive means worse, 0 for that decision itself) and that
+    /// mean's standard error.
     pub deficit: Option<(f64, f64)>,
 }
 
@@ -150,6 +151,10 @@ pub struct Guide<'a, G: Simulation> {
     pub candidates: Option<&'a [G::Decision]>,
     /// Deals weighted by what the other seats were seen to do, if at all.
     pub inference: Option<Inference<'a, G>>,
+    /// The decision the candidates' paired deficits are measured from, if not the one
+    /// chosen (it must be a candidate still in the race at the end; an analysis keeps
+    /// every candidate in the race).
+    pub reference: Option<G::Decision>,
 }
 
 /// Deals weighted by evidence: every round draws `draws` fresh deals (each through
@@ -369,7 +374,12 @@ pub fn search<G: Simulation>(
             (sign * ma).total_cmp(&(sign * mb)).then(b.cmp(&a))
         })
         .expect("a candidate is racing");
-    let leader = &runners[best].outcomes[..completed];
+    let reference = guide
+        .reference
+        .and_then(|d| decisions.iter().position(|&c| c == d))
+        .filter(|&i| runners[i].in_race)
+        .unwrap_or(best);
+    let leader = &runners[reference].outcomes[..completed];
     let candidates = decisions
         .iter()
         .zip(&runners)
@@ -655,6 +665,7 @@ mod tests {
                     playout: &random_playout,
                     candidates: None,
                     inference: None,
+                    reference: None,
                 },
             )
             .unwrap()
@@ -688,6 +699,7 @@ mod tests {
                 playout: &random_playout,
                 candidates: None,
                 inference: None,
+                reference: None,
             },
         )
         .unwrap();
@@ -716,6 +728,7 @@ mod tests {
                     playout: &random_playout,
                     candidates: None,
                     inference: None,
+                    reference: None,
                 },
             )
             .unwrap()
@@ -761,6 +774,7 @@ mod tests {
                         playout: &random_playout,
                         candidates: None,
                         inference: None,
+                        reference: None,
                     },
                 )
             })
@@ -788,6 +802,7 @@ mod tests {
                     playout: &random_playout,
                     candidates: Some(&[1, 2, 1]),
                     inference: None,
+                    reference: None,
                 },
             )
             .unwrap()
@@ -833,6 +848,7 @@ mod tests {
                 playout: &random_playout,
                 candidates: None,
                 inference: None,
+                reference: None,
             },
         );
         assert_eq!(result, Err(NoResult::NoTime));
@@ -862,6 +878,7 @@ mod tests {
                     playout: &random_playout,
                     candidates: None,
                     inference: None,
+                    reference: None,
                 },
             )
             .unwrap()
@@ -897,6 +914,7 @@ mod tests {
                 playout: &random_playout,
                 candidates: None,
                 inference: None,
+                reference: None,
             },
         )
         .unwrap();
