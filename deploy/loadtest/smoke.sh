@@ -26,7 +26,10 @@ files = sorted(f for f in glob.glob(os.path.join(sys.argv[1], "*.json"))
                if not os.path.basename(f).startswith("health"))
 assert files, "no payloads"
 for path in files:
-    message = json_format.Parse(open(path).read(), bot_pb2.SelectPlayRequest())
+    # <game>_analyze_<view> is an AnalyzePlay request, the others SelectPlay requests.
+    kind = (bot_pb2.AnalyzePlayRequest if "_analyze_" in os.path.basename(path)
+            else bot_pb2.SelectPlayRequest)
+    message = json_format.Parse(open(path).read(), kind())
     with open(path[:-len(".json")] + ".bin", "rb") as f:
         assert message.SerializeToString() == f.read(), f"{path}: JSON and .bin differ"
 print(f"loadtest smoke: {len(files)} JSON payloads match their .bin")
