@@ -143,19 +143,29 @@ func contains(list []*pb.Decision, d *pb.Decision) bool {
 	return false
 }
 
+// listLegal asks ListLegalPlays for every legal decision in `view`; at least one.
+func listLegal(ctx context.Context, client pb.BotServiceClient, name string,
+	view *pb.GameView) ([]*pb.Decision, error) {
+	legal, err := client.ListLegalPlays(ctx, &pb.ListLegalPlaysRequest{View: view})
+	if err != nil {
+		return nil, fmt.Errorf("%s: ListLegalPlays: %w", name, err)
+	}
+	decisions := legalDecisions(legal)
+	if len(decisions) == 0 {
+		return nil, fmt.Errorf("%s: no legal decision listed", name)
+	}
+	return decisions, nil
+}
+
 // play asks for one decision in `view` at `level` and checks it; returns an error
 // describing the first problem.
 func play(client pb.BotServiceClient, name string, view *pb.GameView,
 	level pb.Difficulty) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	legal, err := client.ListLegalPlays(ctx, &pb.ListLegalPlaysRequest{View: view})
+	decisions, err := listLegal(ctx, client, name, view)
 	if err != nil {
-		return fmt.Errorf("%s: ListLegalPlays: %w", name, err)
-	}
-	decisions := legalDecisions(legal)
-	if len(decisions) == 0 {
-		return fmt.Errorf("%s: no legal decision listed", name)
+		return err
 	}
 	budget := uint32(200)
 	reply, err := client.SelectPlay(ctx, &pb.SelectPlayRequest{
@@ -191,13 +201,9 @@ func play(client pb.BotServiceClient, name string, view *pb.GameView,
 func hint(client pb.BotServiceClient, name string, view *pb.GameView) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	legal, err := client.ListLegalPlays(ctx, &pb.ListLegalPlaysRequest{View: view})
+	decisions, err := listLegal(ctx, client, name, view)
 	if err != nil {
-		return fmt.Errorf("%s: ListLegalPlays: %w", name, err)
-	}
-	decisions := legalDecisions(legal)
-	if len(decisions) == 0 {
-		return fmt.Errorf("%s: no legal decision listed", name)
+		return err
 	}
 	considered := decisions[len(decisions)-1]
 	top, budget, iterations := uint32(3), uint32(2000), uint32(20*len(decisions))
