@@ -73,10 +73,29 @@ impl Remote {
         self.runtime
             .block_on(client.select_play(request))
             .map(tonic::Response::into_inner)
-            .map_err(|s| RemoteError::Call {
-                code: s.code(),
-                message: s.message().to_string(),
-            })
+            .map_err(call_failed)
+    }
+
+    /// One AnalyzePlay call, waited for on the connection's own runtime. Unlike
+    /// [`Remote::select`]'s failures in a match, a failure here is the caller's to
+    /// report: it is not recorded in [`Remote::error`].
+    pub fn analyze(
+        &self,
+        request: pb::AnalyzePlayRequest,
+    ) -> Result<pb::AnalyzePlayResponse, RemoteError> {
+        let mut client = self.client.clone();
+        self.runtime
+            .block_on(client.analyze_play(request))
+            .map(tonic::Response::into_inner)
+            .map_err(call_failed)
+    }
+}
+
+/// A failed call as a [`RemoteError`].
+fn call_failed(status: tonic::Status) -> RemoteError {
+    RemoteError::Call {
+        code: status.code(),
+        message: status.message().to_string(),
     }
 }
 

@@ -206,13 +206,19 @@ impl<G: WireGame> GameAdapter for Validated<G> {
             seed: 0,
             search_iterations: analysis.iterations,
             compute_micros: 0,
-            unit: match G::KIND {
-                GameKind::Lexio => "chips",
-                GameKind::Dalmuti | GameKind::Daifugo => "place",
-            }
-            .to_string(),
+            unit: analysis_unit(G::KIND).to_string(),
             higher_is_better: G::HIGHER_IS_BETTER,
         })
+    }
+}
+
+/// The unit of an analysis' outcomes and losses (`AnalyzePlayResponse.unit`): `chips`
+/// won in the round (Lexio, higher is better) or the finishing `place` (The Great
+/// Dalmuti and Daifugo, lower is better).
+pub fn analysis_unit(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Lexio => "chips",
+        GameKind::Dalmuti | GameKind::Daifugo => "place",
     }
 }
 
