@@ -1,8 +1,8 @@
 //! The playground's JSON API against a real server on 127.0.0.1:0: a whole Lexio round,
 //! a whole Daifugo game and a whole Dalmuti hand with a human seat that always takes the
 //! first legal action, illegal actions refused without any change, Dalmuti's seats
-//! reported as they move from hand to hand, and bad requests answered with the field at
-//! fault.
+//! reported as they move from hand to hand, bad requests answered with the field at
+//! fault, and hints on the human's turn and reviews of each deal over.
 
 mod common;
 
@@ -470,4 +470,257 @@ fn the_start_page_links_to_the_rules_it_serves() {
     let (status, answer) = get_raw(addr, "/rules/chess");
     assert_eq!(status, "404", "{answer}");
     assert!(answer.contains("lexio"), "{answer}");
+}
+
+/// A playground whose analyses are quick: few playouts per EXPERT decision, and so per
+/// analysis.
+fn start_quick() -> SocketAddr {
+    start_playground(Config {
+        expert_iterations: Some(40),
+        ..Config::default()
+    })
+}
+
+/// Steps the bots of the table at `path` until it is the human's turn (or the match is
+/// over); the state then.
+fn until_human_turn(addr: SocketAddr, path: &str) -> Value {
+    for _ in 0..5000 {
+        let (_, state) = call(addr, "GET", path, None);
+        match state["status"].as_str().unwrap() {
+            "your_turn" | "over" => return state,
+            "bot_turn" => {
+                let (status, after) = call(addr, "POST", &format!("{path}/step"), None);
+                assert_eq!(status, 200, "{after}");
+            }
+            other => panic!("status {other}: {state}"),
+        }
+    }
+    panic!("the human's turn never came")
+}
+
+/// Checks a hint against the state it was asked in: the best decision first, marked
+/// alone, legal, and every listed decision among the state's `legal`.
+fn check_hint(hint: &Value, state: &Value, unit: &str) {
+    assert_eq!(hint["analyzed"], true, "{hint}");
+    assert_eq!(hint["unit"], unit, "{hint}");
+    assert_eq!(hint["higher_is_better"], unit == "chips", "{hint}");
+    assert_eq!(
+        hint["moves"],
+        state["moves"].as_array().unwrap().len(),
+        "{hint}"
+    );
+    let decisions = hint["decisions"].as_array().unwrap();
+    let legal = state["legal"].as_array().unwrap();
+    assert_eq!(decisions.len(), legal.len().min(5), "{hint}");
+    assert_eq!(decisions[0]["best"], true, "{hint}");
+    assert_eq!(
+        decisions.iter().filter(|d| d["best"] == true).count(),
+        1,
+        "{hint}"
+    );
+    for d in decisions {
+        assert!(legal.contains(&d["decision"]), "{d} is not legal: {state}");
+        assert!(d["expected"].is_number(), "{d}");
+    }
+    assert!(hint.get("compute_micros").is_none(), "{hint}");
+}
+
+#[test]
+fn a_hint_on_the_human_turn_is_legal_and_the_same_for_the_same_table() {
+    let addr = start_quick();
+    let spec = json!({"game": "lexio", "players": 4, "human_seat": 2,
+        "levels": ["easy", "normal", "hard"], "seed": 2, "rounds": 1});
+    let mut hints = Vec::new();
+    for _ in 0..2 {
+        let (status, state) = call(addr, "POST", "/api/tables", Some(&spec));
+        assert_eq!(status, 201, "{state}");
+        let path = format!("/api/tables/{}", state["id"].as_str().unwrap());
+        // Off the human's turn: 409, and the table does not move.
+        assert_eq!(state["status"], "bot_turn", "pick a seed where a bot leads");
+        let (status, refused) = call(addr, "POST", &format!("{path}/hint"), None);
+        assert_eq!(status, 409, "{refused}");
+        assert!(refused["error"].as_str().unwrap().contains("not your turn"));
+        assert_eq!(call(addr, "GET", &path, None).1, state);
+
+        let state = until_human_turn(addr, &path);
+        assert_eq!(state["status"], "your_turn", "{state}");
+        let (status, hint) = call(addr, "POST", &format!("{path}/hint"), None);
+        assert_eq!(status, 200, "{hint}");
+        check_hint(&hint, &state, "chips");
+        // Asked again: the same hint, and the table has not moved.
+        assert_eq!(call(addr, "POST", &format!("{path}/hint"), None).1, hint);
+        assert_eq!(call(addr, "GET", &path, None).1, state);
+        // The best decision is one the table takes.
+        let best = hint["decisions"][0]["decision"].clone();
+        let (status, after) = call(
+            addr,
+            "POST",
+            &format!("{path}/actions"),
+            Some(&json!({ "decision": best })),
+        );
+        assert_eq!(status, 200, "{after}");
+        hints.push(hint);
+    }
+    assert_eq!(hints[0], hints[1], "the same table gives the same hint");
+    // A bot-only table has no human turn.
+    let (_, watched) = call(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({"game": "lexio", "players": 3, "levels": ["easy", "easy", "easy"]})),
+    );
+    let id = watched["id"].as_str().unwrap();
+    let (status, _) = call(addr, "POST", &format!("/api/tables/{id}/hint"), None);
+    assert_eq!(status, 409);
+    let (status, _) = call(addr, "POST", "/api/tables/999/hint", None);
+    assert_eq!(status, 404);
+}
+
+/// Checks a deal's review against the table's moves: one entry per human move of the
+/// deal, in order, each analyzed one with a category, the best and the decision played.
+/// Returns the number of entries analyzed.
+fn check_review(review: &Value, deal: u64, human_moves: &[&Value]) -> usize {
+    assert_eq!(review["deal"], deal, "{review}");
+    let entries = review["decisions"].as_array().unwrap();
+    let indices: Vec<&Value> = entries.iter().map(|e| &e["index"]).collect();
+    let expected: Vec<&Value> = human_moves.iter().map(|m| &m["index"]).collect();
+    assert_eq!(indices, expected, "{review}");
+    let mut analyzed = 0;
+    for (entry, m) in entries.iter().zip(human_moves) {
+        assert_eq!(entry["decision"], m["decision"], "{entry}");
+        if entry["analyzed"] == true {
+            analyzed += 1;
+            let category = entry["review"]["category"].as_str().unwrap();
+            assert!(
+                [
+                    "REVIEW_CATEGORY_BEST",
+                    "REVIEW_CATEGORY_GOOD",
+                    "REVIEW_CATEGORY_INACCURACY",
+                    "REVIEW_CATEGORY_MISTAKE",
+                    "REVIEW_CATEGORY_BLUNDER"
+                ]
+                .contains(&category),
+                "{entry}"
+            );
+            assert_eq!(entry["best"]["best"], true, "{entry}");
+            assert_eq!(entry["played"]["decision"], m["decision"], "{entry}");
+            assert!(entry["review"]["loss"].is_number(), "{entry}");
+            assert_eq!(
+                category == "REVIEW_CATEGORY_BEST",
+                entry["best"]["decision"] == m["decision"],
+                "{entry}"
+            );
+        } else {
+            assert!(entry["reason"].is_string(), "{entry}");
+            assert!(entry["review"].is_null(), "{entry}");
+        }
+    }
+    analyzed
+}
+
+/// The human's moves of a table.
+fn human_moves_of(end: &Value) -> Vec<&Value> {
+    end["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["level"] == "human")
+        .collect()
+}
+
+#[test]
+fn each_deal_over_has_a_review_of_the_human_decisions() {
+    let addr = start_quick();
+    let (status, state) = call(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(
+            &json!({"game": "daifugo", "players": 4, "human_seat": 0, "rules": "house",
+            "levels": ["hard", "normal", "easy"], "seed": 4, "rounds": 2}),
+        ),
+    );
+    assert_eq!(status, 201, "{state}");
+    let path = format!("/api/tables/{}", state["id"].as_str().unwrap());
+    // While the first game is played its review waits; a deal the table does not play
+    // is not found, and a deal must be a number.
+    assert_eq!(state["reviewable"], json!([]));
+    assert_eq!(call(addr, "GET", &format!("{path}/review/1"), None).0, 409);
+    assert_eq!(call(addr, "GET", &format!("{path}/review/3"), None).0, 404);
+    assert_eq!(call(addr, "GET", &format!("{path}/review/0"), None).0, 404);
+    let (status, bad) = call(addr, "GET", &format!("{path}/review/x"), None);
+    assert_eq!((status, &bad["field"]), (400, &json!("deal")), "{bad}");
+
+    // The human's move indices of each deal, as the deal number of each turn says.
+    let mut by_deal: Vec<Vec<u64>> = vec![Vec::new(), Vec::new()];
+    let mut reviewed_first = false;
+    let mut no_hint_seen = 0;
+    for _ in 0..5000 {
+        let (_, state) = call(addr, "GET", &path, None);
+        let status = state["status"].as_str().unwrap();
+        if status == "over" {
+            break;
+        }
+        let deal = state["view"]["daifugo"]["game"].as_u64().unwrap();
+        if deal == 2 && !reviewed_first {
+            assert_eq!(state["reviewable"], json!([1]), "{state}");
+            reviewed_first = true;
+        }
+        if status == "your_turn" {
+            let (status, hint) = call(addr, "POST", &format!("{path}/hint"), None);
+            assert_eq!(status, 200, "{hint}");
+            if state["your_view"]["daifugo"]["phase"] == "DAIFUGO_PHASE_EXCHANGE" {
+                // An exchange is not analyzed: no hint, and no error.
+                assert_eq!(hint["analyzed"], false, "{hint}");
+                assert!(hint["reason"].as_str().unwrap().starts_with("no hint"));
+                no_hint_seen += 1;
+            } else {
+                check_hint(&hint, &state, "place");
+            }
+            by_deal[deal as usize - 1].push(state["moves"].as_array().unwrap().len() as u64);
+        }
+        let (status, after) = advance(addr, &path, &state);
+        assert_eq!(status, 200, "{after}");
+    }
+    assert!(reviewed_first, "the second game was never played");
+    let (_, end) = call(addr, "GET", &path, None);
+    assert_eq!(end["status"], "over", "{end}");
+    assert_eq!(end["reviewable"], json!([1, 2]));
+    let human = human_moves_of(&end);
+    let mut analyzed = 0;
+    for deal in [1u64, 2] {
+        let wanted: Vec<&Value> = human
+            .iter()
+            .copied()
+            .filter(|m| by_deal[deal as usize - 1].contains(&m["index"].as_u64().unwrap()))
+            .collect();
+        assert!(!wanted.is_empty(), "the human decided in game {deal}");
+        let (status, review) = call(addr, "GET", &format!("{path}/review/{deal}"), None);
+        assert_eq!(status, 200, "{review}");
+        assert_eq!(review["unit"], "place");
+        assert_eq!(review["higher_is_better"], false);
+        analyzed += check_review(&review, deal, &wanted);
+        // Kept: asked again, the same review.
+        assert_eq!(
+            call(addr, "GET", &format!("{path}/review/{deal}"), None).1,
+            review
+        );
+        // An exchange is listed, not analyzed.
+        for entry in review["decisions"].as_array().unwrap() {
+            if entry["decision"]["daifugo"].get("exchange").is_some() {
+                assert_eq!(entry["analyzed"], false, "{entry}");
+                assert!(
+                    entry["reason"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with("not analyzed")
+                );
+            }
+        }
+    }
+    assert!(analyzed > 0);
+    assert!(
+        no_hint_seen > 0,
+        "pick a seed where the human gives cards back in an exchange"
+    );
 }

@@ -1,12 +1,13 @@
 //! `climbot playground --via`: every bot decides through a real climbot server, with the
 //! seed the in-process table would use (and, for EXPERT, the same number of playouts),
-//! so a bot-only table plays the same moves and explains them the same way either way.
+//! so a bot-only table plays the same moves and explains them the same way either way;
+//! hints and reviews are the server's AnalyzePlay, the same as in process.
 
 mod common;
 
 use climbot::arena::remote::Remote;
 use climbot::playground::Config;
-use common::playground::{call, start_playground};
+use common::playground::{advance, call, start_playground};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -130,4 +131,93 @@ fn an_expert_seat_through_a_server_searches_as_in_process() {
             .sum();
         assert!(total > 0 && total <= 300, "{m}");
     }
+}
+
+/// Plays the human table `spec` to its end (the human takes the first legal action),
+/// asking for a hint on every human turn; the hints and the review of every deal.
+fn hints_and_reviews(addr: SocketAddr, spec: &Value) -> (Vec<Value>, Vec<Value>) {
+    let (status, state) = call(addr, "POST", "/api/tables", Some(spec));
+    assert_eq!(status, 201, "{state}");
+    let path = format!("/api/tables/{}", state["id"].as_str().unwrap());
+    let mut hints = Vec::new();
+    for _ in 0..5000 {
+        let (_, state) = call(addr, "GET", &path, None);
+        if state["status"] == "over" {
+            let reviews = state["reviewable"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|deal| {
+                    let (status, review) =
+                        call(addr, "GET", &format!("{path}/review/{deal}"), None);
+                    assert_eq!(status, 200, "{review}");
+                    review
+                })
+                .collect();
+            return (hints, reviews);
+        }
+        if state["status"] == "your_turn" {
+            let (status, hint) = call(addr, "POST", &format!("{path}/hint"), None);
+            assert_eq!(status, 200, "{hint}");
+            hints.push(hint);
+        }
+        let (status, after) = advance(addr, &path, &state);
+        assert_eq!(status, 200, "{after}");
+    }
+    panic!("the table did not finish")
+}
+
+#[test]
+fn hints_and_reviews_through_a_server_are_as_in_process() {
+    let (grpc, metrics) = start_service();
+    // Few playouts: each analysis ends on its count long before the server's budget.
+    let config = Config {
+        expert_iterations: Some(30),
+        ..Config::default()
+    };
+    let remote = Remote::connect(&format!("http://{grpc}")).unwrap();
+    let via = start_playground(Config {
+        remote: Some(Arc::new(remote)),
+        ..config.clone()
+    });
+    let local = start_playground(config);
+    // Two Dalmuti hands: the human finishes the first among the Dalmutis and returns cards
+    // in the second's tax, which is not analyzed.
+    let table = json!({"game": "dalmuti", "players": 4, "human_seat": 1,
+        "levels": ["easy", "hard", "easy"], "seed": 9, "rounds": 2});
+    let (remote_hints, remote_reviews) = hints_and_reviews(via, &table);
+    let (local_hints, local_reviews) = hints_and_reviews(local, &table);
+    assert!(!remote_hints.is_empty());
+    assert!(remote_hints.iter().any(|h| h["analyzed"] == true));
+    assert_eq!(remote_hints, local_hints);
+    assert_eq!(remote_reviews.len(), 2, "{remote_reviews:?}");
+    assert_eq!(remote_reviews, local_reviews);
+    let analyzed = remote_reviews
+        .iter()
+        .flat_map(|r| r["decisions"].as_array().unwrap())
+        .filter(|e| e["analyzed"] == true)
+        .count();
+    assert!(analyzed > 0, "{remote_reviews:?}");
+    let unanalyzed = remote_reviews
+        .iter()
+        .flat_map(|r| r["decisions"].as_array().unwrap())
+        .filter(|e| e["analyzed"] == false && e["forced"] == false)
+        .count();
+    assert_eq!(unanalyzed, 1, "the tax return: {remote_reviews:?}");
+    assert_eq!(
+        remote_hints
+            .iter()
+            .filter(|h| h["analyzed"] == false)
+            .count(),
+        1,
+        "no hint for the tax return"
+    );
+
+    let scrape = common::http_get(metrics, "/metrics");
+    let served: u64 = scrape
+        .lines()
+        .filter(|l| l.starts_with("climbot_requests_total{rpc=\"analyze_play\""))
+        .filter_map(|l| l.rsplit(" ").next()?.parse::<u64>().ok())
+        .sum();
+    assert!(served > 0, "the server analyzed: {scrape}");
 }

@@ -16,6 +16,28 @@
 //!   human seat's action, one of the state's `legal`.
 //! - `POST /api/tables/{id}/step`: one bot decision.
 //! - `GET /api/tables/{id}/moves/{n}`: move `n` with the bot's scored candidates.
+//! - `POST /api/tables/{id}/hint`: on the human's turn, the analysis of their view (the
+//!   service's AnalyzePlay in proto3 JSON, without `compute_micros`): the best five
+//!   decisions (all, if fewer), best first, each with its `expected` outcome in the
+//!   `unit` (`chips`, higher is better, or `place`, lower is better), its 95% interval
+//!   and its `best` flag; `"analyzed": true` and `moves`, the moves taken before the
+//!   view. In a phase the search does not play (a Daifugo exchange, a Great Dalmuti
+//!   tax return or revolution choice) `"analyzed": false` with the `reason`. 409 off
+//!   the human's turn.
+//! - `GET /api/tables/{id}/review/{deal}`: once deal `deal` (1 for the first round,
+//!   hand or game) is over, the human's decisions in it: `deal`, `unit`,
+//!   `higher_is_better` and `decisions`, each with the move's `index` and `decision`,
+//!   `forced` (the only legal action: not analyzed), `analyzed`, and with an analysis
+//!   its `review` (`category`, `loss` against the best) and the `best` and `played`
+//!   decisions as analyzed; without one the `reason`. 409 while the deal is played,
+//!   404 for a deal the table does not play. The state's `reviewable` lists the deals
+//!   over in which the human decided.
+//!
+//! Hints and reviews are deterministic: each analysis does a fixed number of playouts
+//! (twice the table's EXPERT playouts, at least 8 per legal decision) from the seed
+//! the service derives from the view, through the service's code path or, with
+//! `--via`, the server's AnalyzePlay. A review's analyses are made on its first
+//! request and kept.
 //!
 //! A table's state names players by their place in the lineup (`lineup`: `human` or the
 //! bot's level for each; `human_seat`, `to_act`, the totals, each move's `player`) and
@@ -29,6 +51,7 @@
 //! use).
 
 mod bounds;
+mod coach;
 mod error;
 mod table;
 mod wire;
@@ -309,6 +332,8 @@ fn router(shared: Shared) -> Router {
         .route("/api/tables/{id}/actions", post(act))
         .route("/api/tables/{id}/step", post(step))
         .route("/api/tables/{id}/moves/{index}", get(explain_move))
+        .route("/api/tables/{id}/hint", post(hint))
+        .route("/api/tables/{id}/review/{deal}", get(review))
         .fallback(|| async { ApiError::not_found("no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(shared)
@@ -468,6 +493,24 @@ async fn explain_move(
         .parse::<usize>()
         .map_err(|_| ApiError::invalid("index", format!("{index:?} is not a move number")))?;
     Ok(json_response(StatusCode::OK, &table.explanation(index)?))
+}
+
+async fn hint(State(shared): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let table = lock(&shared).get(&id)?;
+    let hint = blocking(move || table.hint()).await?;
+    Ok(json_response(StatusCode::OK, &hint))
+}
+
+async fn review(
+    State(shared): State<Shared>,
+    Path((id, deal)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let table = lock(&shared).get(&id)?;
+    let deal = deal
+        .parse::<u64>()
+        .map_err(|_| ApiError::invalid("deal", format!("{deal:?} is not a deal number")))?;
+    let review = blocking(move || table.review(deal)).await?;
+    Ok(json_response(StatusCode::OK, &review))
 }
 
 /// The request body as a JSON object (a body over the size limit is a 413).

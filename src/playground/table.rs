@@ -15,6 +15,7 @@
 //! every deal and every decision's generator from the seed, so the same seed and the
 //! same actions replay the same table.
 
+use super::coach;
 use super::error::ApiError;
 use super::wire;
 use crate::arena::remote::Remote;
@@ -22,8 +23,9 @@ use crate::arena::{ArenaGame, Follow, Followed, SeatTotals};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::game::{Game, Policy};
 use crate::pb;
-use crate::service::game::{GameAdapter, Validated, difficulty_to_wire};
+use crate::service::game::{GameAdapter, Validated, analysis_unit, difficulty_to_wire};
 use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -79,6 +81,16 @@ pub trait Table: Send + Sync {
     fn step(&self, wait: Duration) -> Result<(), ApiError>;
     /// Move `index` with the bot's scored candidates.
     fn explanation(&self, index: usize) -> Result<Value, ApiError>;
+    /// The analysis of the human's view on their turn: the best few decisions with the
+    /// outcome each is expected to give (`analyzed` false, with the reason, in a phase
+    /// the search does not play). Refused unless it is the human's turn. Blocks for the
+    /// analysis, which does a fixed number of playouts.
+    fn hint(&self) -> Result<Value, ApiError>;
+    /// The review of the human's decisions in deal `deal` (1 for the first round, hand
+    /// or game), once that deal is over: each with its category and loss against the
+    /// best, and the best. Blocks for the analyses not made before (one per decision
+    /// of the deal, each a fixed number of playouts), then keeps them.
+    fn review(&self, deal: u64) -> Result<Value, ApiError>;
 }
 
 /// What the gate of the seat to act waits for.
@@ -105,6 +117,17 @@ struct Move {
     error: Option<String>,
 }
 
+/// A decision the human took, kept for its review.
+struct HumanMove<G: Game> {
+    /// Its index in the table's moves.
+    index: usize,
+    /// The deal it was taken in (1 for the first).
+    deal: u64,
+    /// The human's view when deciding.
+    view: G::View,
+    decision: G::Decision,
+}
+
 /// The decision a gate is waiting on.
 struct Pending<G: Game> {
     player: usize,
@@ -127,12 +150,30 @@ struct Shared<G: Game> {
     /// taken before it.
     human_hand: Option<(Value, usize)>,
     moves: Vec<Move>,
+    /// The human's decisions, in order.
+    human_moves: Vec<HumanMove<G>>,
+    /// The reviews of the human's decisions made so far, by move index.
+    reviews: BTreeMap<usize, Value>,
+    /// The latest hint and the number of moves taken before its view.
+    hint: Option<(usize, Value)>,
     outcome: Option<Result<Vec<SeatTotals>, String>>,
     /// Set when the table is dropped: the gates finish the match with the easy bot.
     closed: bool,
     /// Counts publications (a new pending decision or the end), so that a caller can
     /// wait for the table to move on.
     epoch: u64,
+}
+
+impl<G: Game> Shared<G> {
+    /// Whether deal `deal` is over: the match is, or a later deal's view was published.
+    fn deal_over(&self, deal: u64) -> bool {
+        self.outcome.is_some()
+            || self
+                .latest
+                .as_ref()
+                .and_then(|latest| wire::deal_number(&latest.view))
+                .is_some_and(|current| deal < current)
+    }
 }
 
 /// A view published for a decision, with what it was published with.
@@ -161,6 +202,8 @@ impl<G: Game> Board<G> {
 pub struct GameTable<G: ArenaGame> {
     spec: TableSpec<G::Rules>,
     sync: Arc<Board<G>>,
+    /// The server that analyzes (and decides for the bots), if any.
+    remote: Option<Arc<Remote>>,
 }
 
 impl<G: ArenaGame> GameTable<G> {
@@ -180,6 +223,9 @@ impl<G: ArenaGame> GameTable<G> {
                 human: None,
                 human_hand: None,
                 moves: Vec::new(),
+                human_moves: Vec::new(),
+                reviews: BTreeMap::new(),
+                hint: None,
                 outcome: None,
                 closed: false,
                 epoch: 0,
@@ -244,7 +290,7 @@ impl<G: ArenaGame> GameTable<G> {
                 thread_sync.changed.notify_all();
             })
             .map_err(|e| ApiError::unavailable(format!("cannot start the table: {e}")))?;
-        let table = GameTable { spec, sync };
+        let table = GameTable { spec, sync, remote };
         table.wait_for_epoch(0, wait)?;
         Ok(table)
     }
@@ -344,6 +390,12 @@ impl<G: ArenaGame> Table for GameTable<G> {
             }),
             _ => Value::Null,
         };
+        let reviewable: BTreeSet<u64> = state
+            .human_moves
+            .iter()
+            .map(|m| m.deal)
+            .filter(|&deal| state.deal_over(deal))
+            .collect();
         let moves: Vec<Value> = state
             .moves
             .iter()
@@ -379,6 +431,7 @@ impl<G: ArenaGame> Table for GameTable<G> {
             "your_hand_moves": your_hand_moves,
             "legal": legal,
             "moves": moves,
+            "reviewable": reviewable,
             "totals": totals,
             "error": match &state.outcome { Some(Err(e)) => Some(e.clone()), _ => None },
         })
@@ -430,6 +483,103 @@ impl<G: ArenaGame> Table for GameTable<G> {
             },
             wait,
         )
+    }
+
+    fn hint(&self) -> Result<Value, ApiError> {
+        let human = self.human_player().ok_or_else(|| {
+            ApiError::conflict("nobody plays at this table: hints are for the human's turn")
+        })?;
+        let (view, moves) = {
+            let state = self.sync.lock();
+            if state.outcome.is_some() {
+                return Err(ApiError::conflict("the match is over"));
+            }
+            let Some(pending) = state
+                .pending
+                .as_ref()
+                .filter(|p| p.player == human && state.command.is_none())
+            else {
+                return Err(ApiError::conflict(
+                    "it is not your turn: a hint is for the human's turn",
+                ));
+            };
+            let moves = state.moves.len();
+            if let Some((_, hint)) = state.hint.as_ref().filter(|(at, _)| *at == moves) {
+                return Ok(hint.clone());
+            }
+            (pending.view.clone(), moves)
+        };
+        let analysis = coach::analyze::<G>(
+            self.remote.as_deref(),
+            self.spec.expert_iterations,
+            &view,
+            None,
+            Some(coach::HINT_TOP),
+        )?;
+        let hint = coach::hint_json(analysis.as_ref(), moves);
+        self.sync.lock().hint = Some((moves, hint.clone()));
+        Ok(hint)
+    }
+
+    fn review(&self, deal: u64) -> Result<Value, ApiError> {
+        if self.human_player().is_none() {
+            return Err(ApiError::conflict(
+                "nobody plays at this table: reviews are of the human's decisions",
+            ));
+        }
+        let units = u64::from(self.spec.units);
+        if !(1..=units).contains(&deal) {
+            return Err(ApiError::not_found(format!(
+                "deal {deal}: the table plays deals 1 to {units}"
+            )));
+        }
+        // The decisions of the deal not reviewed yet, taken out of the lock.
+        let todo: Vec<(usize, G::View, G::Decision)> = {
+            let state = self.sync.lock();
+            if !state.deal_over(deal) {
+                return Err(ApiError::conflict(format!(
+                    "deal {deal} is not over yet: its review follows its end"
+                )));
+            }
+            state
+                .human_moves
+                .iter()
+                .filter(|m| m.deal == deal && !state.reviews.contains_key(&m.index))
+                .map(|m| (m.index, m.view.clone(), m.decision))
+                .collect()
+        };
+        for (index, view, decision) in todo {
+            let forced = G::legal_decisions(&view).len() == 1;
+            let analysis = if forced {
+                None
+            } else {
+                coach::analyze::<G>(
+                    self.remote.as_deref(),
+                    self.spec.expert_iterations,
+                    &view,
+                    Some(&decision),
+                    Some(1),
+                )?
+            };
+            let json = wire::decision_to_json(&pb::Decision {
+                game: Some(G::decision_to_wire(&decision)),
+            });
+            let entry = coach::review_json(index, &json, forced, analysis.as_ref());
+            self.sync.lock().reviews.insert(index, entry);
+        }
+        let state = self.sync.lock();
+        let decisions: Vec<Value> = state
+            .human_moves
+            .iter()
+            .filter(|m| m.deal == deal)
+            .filter_map(|m| state.reviews.get(&m.index).cloned())
+            .collect();
+        Ok(json!({
+            "deal": deal,
+            "unit": analysis_unit(G::KIND),
+            "higher_is_better": G::HIGHER_IS_BETTER,
+            "decisions": decisions,
+        }))
     }
 
     fn explanation(&self, index: usize) -> Result<Value, ApiError> {
@@ -553,6 +703,7 @@ impl<G: ArenaGame> Policy<G> for Gate<G> {
         let view_json = wire::view_to_json(&pb::GameView {
             game: Some(G::view_to_wire(view)),
         });
+        let deal = wire::deal_number(&view_json).unwrap_or(0);
         let mut state = self.sync.lock();
         if self.holder == Player::Human {
             let legal = G::legal_decisions(view)
@@ -589,6 +740,14 @@ impl<G: ArenaGame> Policy<G> for Gate<G> {
         match (command, self.holder) {
             (Some(Command::Act(decision)), _) => {
                 self.record(view, &decision, Vec::new(), None);
+                let mut state = self.sync.lock();
+                let index = state.moves.len().saturating_sub(1);
+                state.human_moves.push(HumanMove {
+                    index,
+                    deal,
+                    view: view.clone(),
+                    decision,
+                });
                 decision
             }
             (Some(Command::Step), Player::Bot(difficulty)) => {

@@ -48,6 +48,21 @@ pub fn candidate_to_json(candidate: &pb::ExplainedCandidate) -> Value {
     to_json("climbot.v1.ExplainedCandidate", candidate)
 }
 
+/// An analysis in proto3 JSON (doubles that are not finite, the intervals of a
+/// decision with fewer than two playouts, come as strings such as `"NaN"`).
+pub fn analysis_to_json(analysis: &pb::AnalyzePlayResponse) -> Value {
+    to_json("climbot.v1.AnalyzePlayResponse", analysis)
+}
+
+/// The number of the deal a view in proto3 JSON belongs to: Lexio's `round`,
+/// Daifugo's `game`, The Great Dalmuti's `hand_number` (1 for the first deal).
+pub fn deal_number(view: &Value) -> Option<u64> {
+    let game = view.as_object()?.values().next()?;
+    ["round", "game", "hand_number"]
+        .iter()
+        .find_map(|field| game.get(field)?.as_u64())
+}
+
 /// A `climbot.v1.Decision` read from proto3 JSON; when it is not one, the request's
 /// `decision` field refused with the reason.
 pub fn decision_from_json(json: &Value) -> Result<pb::Decision, ApiError> {
@@ -112,6 +127,18 @@ mod tests {
                 "{bad}: {e:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_deal_number_is_read_in_every_game() {
+        assert_eq!(deal_number(&json!({"lexio": {"round": 3}})), Some(3));
+        assert_eq!(deal_number(&json!({"daifugo": {"game": 2}})), Some(2));
+        assert_eq!(
+            deal_number(&json!({"dalmuti": {"hand_number": 1}})),
+            Some(1)
+        );
+        assert_eq!(deal_number(&json!({"dalmuti": {}})), None);
+        assert_eq!(deal_number(&json!(null)), None);
     }
 
     #[test]
