@@ -895,6 +895,57 @@ mod tests {
     }
 
     #[test]
+    fn hints_are_for_the_human_turn_and_reviews_for_deals_over() {
+        use axum::http::StatusCode;
+        let table = lexio_table(
+            vec![
+                Player::Bot(Difficulty::Easy),
+                Player::Human,
+                Player::Bot(Difficulty::Easy),
+            ],
+            3,
+        );
+        assert_eq!(table.review(1).unwrap_err().status, StatusCode::CONFLICT);
+        assert_eq!(table.review(2).unwrap_err().status, StatusCode::NOT_FOUND);
+        while table.snapshot()["status"] == "bot_turn" {
+            assert_eq!(table.hint().unwrap_err().status, StatusCode::CONFLICT);
+            table.step(WAIT).unwrap();
+        }
+        let hint = table.hint().unwrap();
+        assert_eq!(hint["analyzed"], true, "{hint}");
+        assert_eq!(table.hint().unwrap(), hint, "kept for the same view");
+        let moves = play_out(&table);
+        let snapshot = table.snapshot();
+        assert_eq!(snapshot["reviewable"], json!([1]));
+        let human: Vec<usize> = snapshot["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["level"] == "human")
+            .map(|m| m["index"].as_u64().unwrap() as usize)
+            .collect();
+        let review = table.review(1).unwrap();
+        let entries = review["decisions"].as_array().unwrap();
+        let indices: Vec<usize> = entries
+            .iter()
+            .map(|e| e["index"].as_u64().unwrap() as usize)
+            .collect();
+        assert_eq!(indices, human);
+        for e in entries {
+            assert_eq!(e["decision"], moves[e["index"].as_u64().unwrap() as usize]);
+            assert!(
+                e["review"]["category"].is_string() || e["forced"] == true,
+                "{e}"
+            );
+        }
+        assert_eq!(table.review(1).unwrap(), review, "kept");
+        assert_eq!(table.hint().unwrap_err().status, StatusCode::CONFLICT);
+        let watched = lexio_table(vec![Player::Bot(Difficulty::Easy); 3], 3);
+        assert_eq!(watched.hint().unwrap_err().status, StatusCode::CONFLICT);
+        assert_eq!(watched.review(1).unwrap_err().status, StatusCode::CONFLICT);
+    }
+
+    #[test]
     fn bots_above_easy_explain_their_moves() {
         let table = lexio_table(vec![Player::Bot(Difficulty::Hard); 3], 9);
         table.step(WAIT).unwrap();
