@@ -6,9 +6,11 @@ round, a whole Daifugo game and two whole Dalmuti hands from the human seat, che
 the human's hand shows (every card disabled) while bots play, from each deal on, checks
 on every turn that cards outside every legal action cannot be picked, that nothing but a
 legal action can be submitted and that "You" and the seat to act are drawn at the view's
-own seats (Dalmuti's players change seats after the first hand), opens a bot's
-explanation, steps and plays a bot-only table, and saves screenshots at 1280x800 and at
-a phone's 390x844.
+own seats (Dalmuti's players change seats after the first hand), asks for a hint on the
+first human turns of each deal (the suggestions drawn, the best marked, one picked and
+not played), checks the review of the human's decisions after each deal (one row per
+decision, each with its category), opens a bot's explanation, steps and plays a bot-only
+table, and saves screenshots at 1280x800 and at a phone's 390x844.
 
 Then the renderer over many seeded bot-only tables, every level in the seats: for each
 game (and Daifugo preset) tables opened by their address (`#table=ID`) are run by the
@@ -232,10 +234,76 @@ def check_table_owner(driver, name):
         assert owner.text.endswith("played"), f"{name}: the table says {owner.text!r}"
 
 
+HINTS_PER_DEAL = 3
+
+
+def hint_box(driver):
+    return retry(lambda: driver.find_element(By.ID, "hint-box").text)
+
+
+def ask_hint(driver, out, name, shoot):
+    """Clicks "Hint" and checks what is drawn: suggestions with exactly one marked best
+    and the unit stated, or a phase without analysis said. Picks the best suggestion and
+    checks that nothing was played. Returns whether there were suggestions."""
+    before = log_length(driver)
+    driver.find_element(By.ID, "hint").click()
+    WebDriverWait(driver, TURN_TIMEOUT_S, poll_frequency=0.05).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-box tr.suggestion")
+        or hint_box(d).startswith("No hint")
+    )
+    text = hint_box(driver)
+    rows = driver.find_elements(By.CSS_SELECTOR, "#hint-box tr.suggestion")
+    if not rows:
+        assert "only the play of the cards" in text, f"{name}: {text!r}"
+        return False
+    assert "is better" in text, f"{name}: no unit and direction in {text!r}"
+    best = driver.find_elements(By.CSS_SELECTOR, "#hint-box tr.suggestion.best")
+    assert len(best) == 1 and rows[0] == best[0], f"{name}: best not marked first: {text!r}"
+    assert "NaN" not in text and "undefined" not in text, f"{name}: {text!r}"
+    if shoot:
+        shot(driver, out, f"{name}-hint-1280x800")
+    retry(lambda: driver.find_element(By.CSS_SELECTOR, "#hint-box tr.suggestion.best").click())
+    WebDriverWait(driver, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-box tr.suggestion.picked")
+    )
+    time.sleep(0.2)
+    assert log_length(driver) == before, f"{name}: picking a suggestion played it"
+    assert status(driver) == "your_turn", f"{name}: picking a suggestion ended the turn"
+    return True
+
+
+def review_of(driver):
+    return retry(lambda: (
+        driver.find_element(By.ID, "review-panel").is_displayed(),
+        driver.find_element(By.ID, "review").text,
+        len(driver.find_elements(By.CSS_SELECTOR, "#review tbody tr")),
+        len(driver.find_elements(By.CSS_SELECTOR, "#review tbody tr .category")),
+    ))
+
+
+def check_review(driver, out, name, noun, deal, decisions):
+    """The review panel shows deal `deal` with a row and a category for each of the
+    human's `decisions` in it."""
+    def shown(d):
+        visible, text, rows, categories = review_of(d)
+        return visible and f"in {noun} {deal}" in text and rows > 0
+    WebDriverWait(driver, TURN_TIMEOUT_S, poll_frequency=0.1).until(shown)
+    _, text, rows, categories = review_of(driver)
+    assert rows == decisions == categories, \
+        f"{name}: {rows} rows, {categories} categories for {decisions} decisions in {noun} {deal}: {text!r}"
+    assert "NaN" not in text and "undefined" not in text, f"{name}: {text!r}"
+    shot(driver, out, f"{name}-review-{deal}-1280x800")
+    print(f"  {name}: review of {noun} {deal}: {text.splitlines()[0]!r}")
+
+
 def play_human_table(driver, out, name, deals=1):
     turns = refused = 0
     phone_taken = False
     seats_by_deal = {}
+    decisions_by_deal = {}
+    reviewed = set()
+    suggested = 0
+    noun = {"lexio": "round", "daifugo": "game", "dalmuti": "hand"}[name]
     while True:
         state = wait_for(driver, {"your_turn", "over", "failed"})
         if state == "failed":
@@ -245,6 +313,9 @@ def play_human_table(driver, out, name, deals=1):
         before = log_length(driver)
         deal, seat = retry(lambda: check_seats(driver, name))
         seats_by_deal.setdefault(deal, seat)
+        if deal - 1 in decisions_by_deal and deal - 1 not in reviewed:
+            check_review(driver, out, name, noun, deal - 1, decisions_by_deal[deal - 1])
+            reviewed.add(deal - 1)
         refused += retry(lambda: check_refusals(driver))
         retry(lambda: check_table_owner(driver, name))
         if turns == 2:
@@ -252,6 +323,9 @@ def play_human_table(driver, out, name, deals=1):
         if turns == 3 and not phone_taken:
             shot(driver, out, f"{name}-phone", PHONE)
             phone_taken = True
+        decisions_by_deal[deal] = decisions_by_deal.get(deal, 0) + 1
+        if decisions_by_deal[deal] <= HINTS_PER_DEAL:
+            suggested += ask_hint(driver, out, name, shoot=suggested == 0)
         retry(lambda: take_turn(driver, turns))
         WebDriverWait(driver, TURN_TIMEOUT_S).until(
             lambda d: log_length(d) > before or status(d) in {"over", "failed"}
@@ -259,11 +333,14 @@ def play_human_table(driver, out, name, deals=1):
         turns += 1
     standings = driver.find_element(By.ID, "standings").text
     assert "per" in standings, f"no final standings: {standings!r}"
+    check_review(driver, out, name, noun, deals, decisions_by_deal[deals])
     shot(driver, out, f"{name}-over-1280x800")
     print(f"  {name}: {turns} human turns, {refused} refused cards seen, {log_length(driver)} moves,"
-          f" the human's seat by deal {seats_by_deal}")
+          f" the human's seat by deal {seats_by_deal}, {suggested} hints with suggestions")
     assert turns > 0
+    assert suggested > 0, f"{name}: no hint had suggestions"
     assert sorted(seats_by_deal) == list(range(1, deals + 1)), f"{name}: deals {seats_by_deal}"
+    assert reviewed == set(range(1, deals)), f"{name}: reviewed {reviewed} before the end"
     return refused
 
 

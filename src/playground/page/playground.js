@@ -147,6 +147,10 @@ let selected = [];     // indices into the shown hand
 let auto = false;      // bots move by themselves
 let busy = false;      // a request is on its way
 let timer = null;
+let hint = null;       // {moves, data | error, picked}: the hint for the view after `moves` moves
+let hintBusy = false;  // a hint is being computed
+let reviews = new Map(); // deal number -> its review, or {loading} / {error}
+let reviewDeal = null; // the deal whose review is shown
 
 async function api(method, path, body) {
   const response = await fetch(path, {
@@ -255,8 +259,17 @@ function show(next) {
     $("explanation").textContent = "Pick a bot's move in the log to see the candidates it scored.";
     $("explanation").classList.remove("error");
   }
+  if (!state || state.id !== next.id) {
+    reviews = new Map();
+    reviewDeal = null;
+  }
   state = next;
   if (movedOn) selected = [];
+  if (hint && hint.moves !== state.moves.length) hint = null;
+  // A deal just over in which the human decided: its review shows.
+  const done = state.reviewable || [];
+  const latest = done[done.length - 1];
+  if (latest !== undefined && !reviews.has(latest)) loadReview(latest);
   render();
   schedule();
 }
@@ -421,6 +434,8 @@ function render() {
   }
 
   renderHand(game, watching);
+  renderHint(game);
+  renderReview();
   renderLog(game);
   renderStandings(game, seats);
 
@@ -627,6 +642,198 @@ function renderStandings(game, seats) {
   }
 }
 
+// ---- hints and reviews ----
+
+// What an analysis' numbers are, by unit (the service's AnalyzePlayResponse.unit).
+const UNITS = {
+  chips: { outcome: "chips won in the round", loss: "chips", better: "higher is better" },
+  place: { outcome: "finishing place (1 = first out)", loss: "places", better: "lower is better" },
+};
+// The review categories' losses, by game (docs/api.md, AnalyzePlay).
+const THRESHOLDS = { lexio: [0.25, 1, 3], dalmuti: [0.05, 0.15, 0.4], daifugo: [0.05, 0.15, 0.4] };
+const category = (c) => (c || "").replace(/^REVIEW_CATEGORY_/, "").toLowerCase();
+const dealNoun = () => (state.game === "lexio" ? "round" : state.game === "daifugo" ? "game" : "hand");
+
+async function askHint() {
+  if (!state || state.status !== "your_turn" || hintBusy) return;
+  const moves = state.moves.length;
+  const id = state.id;
+  hintBusy = true;
+  hint = { moves, loading: true };
+  render();
+  try {
+    const data = await api("POST", `/api/tables/${id}/hint`);
+    if (state.id === id && state.moves.length === moves) hint = { moves, data };
+  } catch (e) {
+    if (state.id === id && state.moves.length === moves) hint = { moves, error: e.message };
+  } finally {
+    hintBusy = false;
+    render();
+  }
+}
+
+// Picks a suggestion's cards in the hand (or points at its button): nothing is played.
+function pickSuggestion(game, decision, index) {
+  hint.picked = index;
+  const wanted = game.cards(decision);
+  if (wanted) {
+    const hand = shownHand().cards;
+    const picked = [];
+    for (const card of wanted) {
+      const i = hand.findIndex((c, j) => c.kind === card.kind && !picked.includes(j));
+      if (i >= 0) picked.push(i);
+    }
+    selected = picked;
+  } else {
+    selected = [];
+  }
+  render();
+}
+
+function renderHint(game) {
+  const box = $("hint-box");
+  const yourTurn = state.status === "your_turn";
+  $("hint").disabled = !yourTurn || busy || hintBusy;
+  $("hint").textContent = hintBusy ? "Thinking…" : "Hint";
+  for (const b of document.querySelectorAll("#actions .suggested")) b.classList.remove("suggested");
+  if (!hint || !yourTurn) { box.hidden = true; box.innerHTML = ""; return; }
+  box.hidden = false;
+  box.classList.remove("error");
+  if (hint.loading) { box.textContent = "The search is weighing your choices…"; return; }
+  if (hint.error) { box.textContent = hint.error; box.classList.add("error"); return; }
+  const data = hint.data;
+  if (!data.analyzed) { box.textContent = `No hint: ${data.reason.replace(/^no hint in this phase: /, "")}.`; return; }
+  const unit = UNITS[data.unit] || { outcome: data.unit, better: data.higher_is_better ? "higher is better" : "lower is better" };
+  box.innerHTML = `<p>Hint: the best ${data.decisions.length === 1 ? "choice" : `${data.decisions.length} choices`} by the expected <b></b> (<i></i>), from ${data.search_iterations} playouts. Click one to pick it; nothing is played until you play it.</p>`;
+  box.querySelector("b").textContent = unit.outcome;
+  box.querySelector("i").textContent = unit.better;
+  const table = document.createElement("table");
+  table.className = "suggestions";
+  table.innerHTML = "<thead><tr><th>choice</th><th>expected</th><th>95% interval</th><th></th></tr></thead>";
+  const body = document.createElement("tbody");
+  data.decisions.forEach((d, i) => {
+    const tr = document.createElement("tr");
+    tr.className = "suggestion" + (d.best ? " best" : "") + (hint.picked === i ? " picked" : "");
+    tr.tabIndex = 0;
+    tr.title = "Pick it (it is not played)";
+    const cells = [game.label(d.decision), shown(d.expected, 2), `${shown(d.ci95_low, 2)} to ${shown(d.ci95_high, 2)}`, d.best ? "best" : ""];
+    cells.forEach((text, k) => {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (k === 3 && d.best) td.className = "badge-cell";
+      tr.appendChild(td);
+    });
+    const pick = () => pickSuggestion(game, d.decision, i);
+    tr.addEventListener("click", pick);
+    tr.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+    body.appendChild(tr);
+  });
+  table.appendChild(body);
+  box.appendChild(table);
+  // A picked choice without cards: its button is pointed at.
+  const picked = data.decisions[hint.picked];
+  if (picked && game.cards(picked.decision) === null) {
+    const label = game.label(picked.decision);
+    for (const b of document.querySelectorAll("#pass, #choices button")) {
+      if (b.textContent === label || (b.id === "pass" && label === "pass")) b.classList.add("suggested");
+    }
+  }
+}
+
+async function loadReview(deal) {
+  const id = state.id;
+  reviews.set(deal, { loading: true });
+  reviewDeal = deal;
+  renderReview();
+  try {
+    const data = await api("GET", `/api/tables/${id}/review/${deal}`);
+    if (state.id === id) reviews.set(deal, data);
+  } catch (e) {
+    if (state.id === id) reviews.set(deal, { error: e.message });
+  }
+  if (state.id === id) renderReview();
+}
+
+function renderReview() {
+  const panel = $("review-panel");
+  const done = (state && state.reviewable) || [];
+  if (!done.length || reviewDeal === null) { panel.hidden = true; return; }
+  panel.hidden = false;
+  const game = GAMES[state.game];
+  const deals = $("review-deals");
+  deals.innerHTML = "";
+  if (done.length > 1) {
+    for (const deal of done) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "deal" + (deal === reviewDeal ? " current" : "");
+      b.textContent = `${dealNoun()} ${deal}`;
+      b.addEventListener("click", () => {
+        reviewDeal = deal;
+        if (!reviews.has(deal) || reviews.get(deal).error) loadReview(deal); else renderReview();
+      });
+      deals.appendChild(b);
+    }
+  }
+  const box = $("review");
+  box.classList.remove("error");
+  const data = reviews.get(reviewDeal);
+  if (!data || data.loading) { box.textContent = `Reviewing your decisions in ${dealNoun()} ${reviewDeal}…`; return; }
+  if (data.error) { box.textContent = data.error; box.classList.add("error"); return; }
+  const unit = UNITS[data.unit] || { loss: data.unit };
+  const counts = {};
+  for (const r of data.decisions) {
+    const c = r.review ? category(r.review.category) : r.forced ? "forced" : "not analyzed";
+    counts[c] = (counts[c] || 0) + 1;
+  }
+  const order = ["best", "good", "inaccuracy", "mistake", "blunder", "forced", "not analyzed"];
+  const summary = order.filter((c) => counts[c]).map((c) => `${counts[c]} ${c}`).join(", ");
+  box.innerHTML = `<p>Your ${data.decisions.length} decision(s) in ${dealNoun()} ${data.deal}${summary ? `: ${summary}` : ""}.</p>`;
+  const table = document.createElement("table");
+  table.innerHTML = `<thead><tr><th>move</th><th>you played</th><th>verdict</th><th>loss (${unit.loss})</th><th>best</th></tr></thead>`;
+  const body = document.createElement("tbody");
+  for (const r of data.decisions) {
+    const tr = document.createElement("tr");
+    const c = r.review ? category(r.review.category) : r.forced ? "forced" : "none";
+    tr.className = `review-row cat-${c.replace(/ /g, "-")}`;
+    const best = r.best && r.best.decision ? game.label(r.best.decision) : "";
+    const verdict = r.review ? c : r.forced ? "forced" : "not analyzed";
+    const cells = [String(r.index + 1), game.label(r.decision), verdict,
+      r.review ? shown(r.review.loss, 2) : "", r.review && c !== "best" ? best : ""];
+    cells.forEach((text, k) => {
+      const td = document.createElement("td");
+      if (k === 2) {
+        const badge = document.createElement("span");
+        badge.className = `category cat-${c.replace(/ /g, "-")}`;
+        badge.textContent = text;
+        if (r.reason) badge.title = r.reason;
+        td.appendChild(badge);
+      } else {
+        td.textContent = text;
+      }
+      tr.appendChild(td);
+    });
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  box.appendChild(table);
+  const [good, inaccuracy, mistake] = THRESHOLDS[state.game];
+  const dl = document.createElement("dl");
+  dl.className = "legend";
+  for (const [term, text] of [
+    ["verdict", `best: the choice the search rates best; otherwise by the loss: good below ${good}, an inaccuracy below ${inaccuracy}, a mistake below ${mistake}, a blunder from ${mistake} ${unit.loss} on`],
+    ["loss", `what your choice gives up against the best on the same deals, in ${unit.loss} (positive is worse)`],
+    ["forced, not analyzed", "the only legal action; a choice the search does not play (a Daifugo exchange, a tax return, a revolution choice)"],
+  ]) {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = text;
+    dl.append(dt, dd);
+  }
+  box.appendChild(dl);
+}
+
 // ---- wiring ----
 
 $("game").addEventListener("change", setupChanged);
@@ -635,6 +842,7 @@ $("human-seat").addEventListener("change", levelsChanged);
 $("start").addEventListener("click", newTable);
 $("step").addEventListener("click", step);
 $("clear").addEventListener("click", () => { selected = []; render(); });
+$("hint").addEventListener("click", askHint);
 $("autoplay").addEventListener("click", () => { auto = !auto; render(); schedule(); });
 $("speed").addEventListener("input", schedule);
 $("seed").value = Math.floor(Math.random() * 1e9);
