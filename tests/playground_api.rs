@@ -481,6 +481,14 @@ fn start_quick() -> SocketAddr {
     })
 }
 
+/// Creates the table `spec` (checking the 201): its state and its path.
+fn create(addr: SocketAddr, spec: &Value) -> (Value, String) {
+    let (status, state) = call(addr, "POST", "/api/tables", Some(spec));
+    assert_eq!(status, 201, "{state}");
+    let path = format!("/api/tables/{}", state["id"].as_str().unwrap());
+    (state, path)
+}
+
 /// Steps the bots of the table at `path` until it is the human's turn (or the match is
 /// over); the state then.
 fn until_human_turn(addr: SocketAddr, path: &str) -> Value {
@@ -532,9 +540,7 @@ fn a_hint_on_the_human_turn_is_legal_and_the_same_for_the_same_table() {
         "levels": ["easy", "normal", "hard"], "seed": 2, "rounds": 1});
     let mut hints = Vec::new();
     for _ in 0..2 {
-        let (status, state) = call(addr, "POST", "/api/tables", Some(&spec));
-        assert_eq!(status, 201, "{state}");
-        let path = format!("/api/tables/{}", state["id"].as_str().unwrap());
+        let (state, path) = create(addr, &spec);
         // Off the human's turn: 409, and the table does not move.
         assert_eq!(state["status"], "bot_turn", "pick a seed where a bot leads");
         let (status, refused) = call(addr, "POST", &format!("{path}/hint"), None);
@@ -563,14 +569,11 @@ fn a_hint_on_the_human_turn_is_legal_and_the_same_for_the_same_table() {
     }
     assert_eq!(hints[0], hints[1], "the same table gives the same hint");
     // A bot-only table has no human turn.
-    let (_, watched) = call(
+    let (_, watched) = create(
         addr,
-        "POST",
-        "/api/tables",
-        Some(&json!({"game": "lexio", "players": 3, "levels": ["easy", "easy", "easy"]})),
+        &json!({"game": "lexio", "players": 3, "levels": ["easy", "easy", "easy"]}),
     );
-    let id = watched["id"].as_str().unwrap();
-    let (status, _) = call(addr, "POST", &format!("/api/tables/{id}/hint"), None);
+    let (status, _) = call(addr, "POST", &format!("{watched}/hint"), None);
     assert_eq!(status, 409);
     let (status, _) = call(addr, "POST", "/api/tables/999/hint", None);
     assert_eq!(status, 404);
@@ -631,17 +634,9 @@ fn human_moves_of(end: &Value) -> Vec<&Value> {
 #[test]
 fn each_deal_over_has_a_review_of_the_human_decisions() {
     let addr = start_quick();
-    let (status, state) = call(
-        addr,
-        "POST",
-        "/api/tables",
-        Some(
-            &json!({"game": "daifugo", "players": 4, "human_seat": 0, "rules": "house",
-            "levels": ["hard", "normal", "easy"], "seed": 4, "rounds": 2}),
-        ),
-    );
-    assert_eq!(status, 201, "{state}");
-    let path = format!("/api/tables/{}", state["id"].as_str().unwrap());
+    let spec = json!({"game": "daifugo", "players": 4, "human_seat": 0, "rules": "house",
+        "levels": ["hard", "normal", "easy"], "seed": 4, "rounds": 2});
+    let (state, path) = create(addr, &spec);
     // While the first game is played its review waits; a deal the table does not play
     // is not found, and a deal must be a number.
     assert_eq!(state["reviewable"], json!([]));
