@@ -14,6 +14,11 @@
 //! The match depends only on the seed and the human's actions: the referee derives
 //! every deal and every decision's generator from the seed, so the same seed and the
 //! same actions replay the same table.
+//!
+//! The table keeps the human's view at every decision they take, for hints on their
+//! turn and the review of each deal once it is over ([`super::coach`]: AnalyzePlay in
+//! process or through the server, a fixed number of playouts each); a review's
+//! analyses are kept once made.
 
 use super::coach;
 use super::error::ApiError;
@@ -71,8 +76,8 @@ pub struct TableSpec<R> {
 /// A table as the server sees it, whatever its game.
 pub trait Table: Send + Sync {
     /// The table's state as JSON: the lineup and the seating of the latest view, that
-    /// view, the human's view and legal actions, the moves so far, and the totals once
-    /// the match is over.
+    /// view, the human's view and legal actions, the moves so far, the deals over in
+    /// which the human decided (`reviewable`), and the totals once the match is over.
     fn snapshot(&self) -> Value;
     /// The human's action, a `climbot.v1.Decision` in proto3 JSON. Refused without
     /// any change unless it is the human's turn and the action is legal there.
