@@ -20,11 +20,13 @@ use crate::service::ServiceError;
 use crate::service::game::{GameAdapter, Validated, derive_analysis_seed};
 use serde_json::{Value, json};
 
-/// The decisions a hint lists: the best few.
+/// The decisions a hint lists: the best (EXPERT's choice) and the next by expected
+/// outcome.
 pub const HINT_TOP: u32 = 5;
 
-/// An analysis does this many times the table's playouts per EXPERT decision: every
-/// legal decision gets an equal share (none is eliminated, as EXPERT does).
+/// An analysis' `max_iterations` is this many times the table's playouts per EXPERT
+/// decision: EXPERT's choice in it searches that many, and the search of every legal
+/// decision shares as many equally (none is eliminated, as EXPERT does).
 const ANALYSIS_FACTOR: u64 = 2;
 
 /// The fewest playouts an analysis gives each legal decision.

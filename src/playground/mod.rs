@@ -17,10 +17,10 @@
 //! - `POST /api/tables/{id}/step`: one bot decision.
 //! - `GET /api/tables/{id}/moves/{n}`: move `n` with the bot's scored candidates.
 //! - `POST /api/tables/{id}/hint`: on the human's turn, the analysis of their view (the
-//!   service's AnalyzePlay in proto3 JSON, without `compute_micros`): the best five
-//!   decisions (all, if fewer), best first, each with its `expected` outcome in the
-//!   `unit` (`chips`, higher is better, or `place`, lower is better), its 95% interval
-//!   and its `best` flag; `"analyzed": true` and `moves`, the moves taken before the
+//!   service's AnalyzePlay in proto3 JSON, without `compute_micros`): the best decision
+//!   (EXPERT's choice) then the next four (all, if fewer), each with its `expected`
+//!   outcome in the `unit` (`chips`, higher is better, or `place`, lower is better),
+//!   its 95% interval and its `best` flag; `"analyzed": true` and `moves`, the moves taken before the
 //!   view. In a phase the search does not play (a Daifugo exchange, a Great Dalmuti
 //!   tax return or revolution choice) `"analyzed": false` with the `reason`. 409 off
 //!   the human's turn.
@@ -34,10 +34,10 @@
 //!   over in which the human decided.
 //!
 //! Hints and reviews are deterministic: each analysis does a fixed number of playouts
-//! (twice the table's EXPERT playouts, at least 8 per legal decision) from the seed
-//! the service derives from the view, through the service's code path or, with
-//! `--via`, the server's AnalyzePlay. A review's analyses are made on its first
-//! request and kept.
+//! (`max_iterations`: twice the table's EXPERT playouts, at least 8 per legal
+//! decision) from the seed the service derives from the view, through the service's
+//! code path or, with `--via`, the server's AnalyzePlay. A review's analyses are made
+//! on its first request and kept.
 //!
 //! A table's state names players by their place in the lineup (`lineup`: `human` or the
 //! bot's level for each; `human_seat`, `to_act`, the totals, each move's `player`) and

@@ -704,7 +704,7 @@ function renderHint(game) {
   const data = hint.data;
   if (!data.analyzed) { box.textContent = `No hint: ${data.reason.replace(/^no hint in this phase: /, "")}.`; return; }
   const unit = UNITS[data.unit] || { outcome: data.unit, better: data.higher_is_better ? "higher is better" : "lower is better" };
-  box.innerHTML = `<p>Hint: the best ${data.decisions.length === 1 ? "choice" : `${data.decisions.length} choices`} by the expected <b></b> (<i></i>), from ${data.search_iterations} playouts. Click one to pick it; nothing is played until you play it.</p>`;
+  box.innerHTML = `<p>Hint: the best choice, marked (the expert bot's), ${data.decisions.length > 1 ? "then the next " : ""}by the expected <b></b> (<i></i>), from ${data.search_iterations} playouts. Click one to pick it; nothing is played until you play it.</p>`;
   box.querySelector("b").textContent = unit.outcome;
   box.querySelector("i").textContent = unit.better;
   const table = document.createElement("table");
