@@ -13,7 +13,7 @@
 //!
 //! The views come from seeded rounds between easy bots, so the same `--seed` writes the
 //! same files. Each game is one function returning named views ([`lexio_views`]); a new
-//! game adds one function and one line in [`select_play_payloads`].
+//! game adds one function and one line in [`decision_payloads`].
 
 use crate::bot::DecisionContext;
 use crate::game::GameKind;
