@@ -165,6 +165,7 @@ impl<G: Learnable> ExpertBot<G> {
             settings: Settings {
                 min_rounds: 8,
                 elimination_z: 3.0,
+                look_ratio: 1.0,
                 deal_tries: 8,
                 max_playout_actions: 10_000,
                 tree: G::TREE,
@@ -222,6 +223,8 @@ impl<G: Learnable> ExpertBot<G> {
     /// The bot with an arena override applied: `iterations=N`, `budget_ms=N` (a time
     /// budget instead of a playout count; `iterations` then no longer caps it), `z=X`
     /// (elimination threshold, `inf` keeps every candidate), `min_rounds=N`,
+    /// `looks=X` (the race looks for eliminations each time its rounds grow by this
+    /// factor, at least 1; 1: after every round),
     /// `deal_tries=N`, `uniform=1` (ignore the game's knowledge when dealing),
     /// `expand_after=N` (playouts through a tree node before it is expanded; 0: no tree
     /// below the candidates), `c=X` (the tree's exploration weight), `prior=X` (the
@@ -271,6 +274,8 @@ impl<G: Learnable> ExpertBot<G> {
             }
             "z" => self.settings.elimination_z = at_least_0()?,
             "min_rounds" => self.settings.min_rounds = whole()?,
+            "looks" if value >= 1.0 => self.settings.look_ratio = value,
+            "looks" => return Err(expected("a number at least 1")),
             "halving" => self.settings.halving = flag()?,
             "deal_tries" => self.settings.deal_tries = whole()?,
             "uniform" => self.uniform_deals = flag()?,
@@ -313,7 +318,7 @@ impl<G: Learnable> ExpertBot<G> {
                 return Err(BotNameError::unknown_setting(
                     text,
                     "expert",
-                    "iterations, budget_ms, z, min_rounds, halving, deal_tries, \
+                    "iterations, budget_ms, z, min_rounds, looks, halving, deal_tries, \
                      uniform, random_playouts, learned, temperature, anchor, \
                      shortlist, expand_after, c, prior, infer, beta, recent, mate",
                 ));

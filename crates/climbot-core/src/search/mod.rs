@@ -44,6 +44,13 @@ pub struct Settings {
     /// A candidate leaves the race when its mean paired deficit to the leader exceeds
     /// this many standard errors. `f64::INFINITY` keeps every candidate in the race.
     pub elimination_z: f64,
+    /// How far apart the race's looks for eliminations are: after [`Settings::min_rounds`]
+    /// rounds, and then each time the rounds have grown by this factor (2: at 8, 16,
+    /// 32, ... rounds). 1 looks after every round. Every look is another chance for a
+    /// candidate to drift [`Settings::elimination_z`] standard errors behind by luck
+    /// alone, so looks after every round refute more often the longer the race runs;
+    /// geometric looks keep their count to the logarithm of the work.
+    pub look_ratio: f64,
     /// Deal draws per round that the knowledge hook may reject (1 = uniform deals).
     pub deal_tries: u32,
     /// Most actions a playout may take before it is abandoned (a guard against a game
@@ -63,6 +70,7 @@ impl Default for Settings {
         Settings {
             min_rounds: 8,
             elimination_z: 3.0,
+            look_ratio: 1.0,
             deal_tries: 1,
             max_playout_actions: 10_000,
             tree: TreeSettings::default(),
@@ -339,9 +347,10 @@ pub fn search<G: Simulation>(
         }
         let rounds = runners[racing[0]].outcomes.len();
         match &mut schedule {
-            Schedule::Race => {
-                if rounds >= settings.min_rounds as usize {
+            Schedule::Race { next_look } => {
+                if rounds >= *next_look {
                     eliminate(&mut runners, &racing, rounds, sign, settings.elimination_z);
+                    *next_look = next_look_after(rounds, settings.look_ratio);
                 }
             }
             Schedule::Iterations(halving) => {
@@ -404,8 +413,12 @@ pub fn search<G: Simulation>(
 /// How a search shares its work among the candidates.
 enum Schedule {
     /// The race: after [`Settings::min_rounds`], a candidate clearly behind the leader
-    /// leaves ([`eliminate`]); the search ends when one is left.
-    Race,
+    /// leaves ([`eliminate`]), looked for at the rounds [`Settings::look_ratio`] sets;
+    /// the search ends when one is left.
+    Race {
+        /// The round count of the next look.
+        next_look: usize,
+    },
     /// Successive halving over an iteration limit.
     Iterations(Halving),
     /// Successive halving over a budget of known length: the budget is split evenly
@@ -427,8 +440,11 @@ impl Schedule {
         ctx: &DecisionContext<'_>,
         candidates: usize,
     ) -> Schedule {
+        let race = Schedule::Race {
+            next_look: settings.min_rounds as usize,
+        };
         if !settings.halving {
-            Schedule::Race
+            race
         } else if let Some(total) = limit.iterations {
             Schedule::Iterations(Halving::new(total, candidates))
         } else if ctx.budget_spent().is_some() {
@@ -437,8 +453,19 @@ impl Schedule {
                 ended: 0,
             }
         } else {
-            Schedule::Race
+            race
         }
+    }
+}
+
+/// The round of the race's next look after one at `rounds`: `rounds * ratio` rounded
+/// up, and at least the next round.
+fn next_look_after(rounds: usize, ratio: f64) -> usize {
+    let scaled = (rounds as f64 * ratio).ceil();
+    if scaled.is_finite() && scaled < usize::MAX as f64 {
+        (scaled as usize).max(rounds + 1)
+    } else {
+        usize::MAX
     }
 }
 
@@ -678,6 +705,51 @@ mod tests {
         // half the time, so its mean place is worse; eliminated or outscored.
         let take2 = &result.candidates[1];
         assert!(take2.mean > result.candidates[0].mean, "{result:?}");
+    }
+
+    #[test]
+    fn geometric_looks_eliminate_only_at_their_rounds() {
+        let run = |look_ratio| {
+            let settings = Settings {
+                look_ratio,
+                ..Settings::default()
+            };
+            search::<Nim>(
+                &pile(4),
+                0,
+                &mut DecisionContext::unbounded(1),
+                &settings,
+                Limit {
+                    iterations: Some(4000),
+                },
+                &Guide {
+                    weight: &|_| 1.0,
+                    playout: &random_playout,
+                    candidates: None,
+                    inference: None,
+                    reference: None,
+                },
+            )
+            .unwrap()
+        };
+        let every = run(1.0);
+        let doubling = run(2.0);
+        let out_at = |result: &SearchResult<u32>| {
+            let out = result.candidates.iter().find(|c| !c.in_race);
+            out.map(|c| c.visits)
+                .expect("the losing move is eliminated")
+        };
+        // The same rounds until the first look; after it, only at 8, 16, 32, ...
+        assert!(out_at(&doubling).is_power_of_two(), "{doubling:?}");
+        assert!(
+            out_at(&doubling) >= out_at(&every),
+            "{every:?} {doubling:?}"
+        );
+        assert_eq!(doubling.decision, every.decision);
+        assert_eq!(next_look_after(8, 2.0), 16);
+        assert_eq!(next_look_after(8, 1.0), 9);
+        assert_eq!(next_look_after(9, 1.5), 14);
+        assert_eq!(next_look_after(usize::MAX / 2, 4.0), usize::MAX);
     }
 
     #[test]
