@@ -160,6 +160,43 @@ fn two_ladder_shards_merge_into_the_unsharded_ladder() {
 }
 
 #[test]
+fn a_sharded_calibration_merges_into_the_unsharded_one() {
+    let dir = temp_dir("calibration-shards");
+    let args = [
+        "ladder",
+        "--calibrate",
+        "--game",
+        "lexio",
+        "--players",
+        "3",
+        "--rounds",
+        "2",
+        "--levels",
+        "easy,normal/temperature=6,normal,hard",
+        "--blocks",
+        "3",
+        "--seed",
+        "5",
+    ];
+    let mut whole_args = args.to_vec();
+    whole_args.push("--json");
+    let whole = stdout_of(&whole_args);
+    let ratings: Value = serde_json::from_str(&whole).unwrap();
+    // Easy is pinned at its ladder rating; the band leaves out the far pairs.
+    assert_eq!(ratings["ratings"][0]["elo"], 595.0);
+    assert_eq!(ratings["pairs"].as_array().unwrap().len(), 5);
+    let files: Vec<PathBuf> = (0..2).map(|i| shard(&dir, &args, i, 2)).collect();
+    let out = merged(&[&files[0], &files[1]], true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), whole);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_sequential_test_cannot_be_sharded() {
     let out = climbot(&[
         "arena",

@@ -268,12 +268,31 @@ pub struct LadderArgs {
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Calibrate the strength dial: the levels default to the game's dial settings
+    /// (easy first, weakest to strongest), each meets the next two, easy is pinned at
+    /// its rating on the ladder, and the output is the dial's table (the service's
+    /// `crates/climbot-core/dial/GAME.txt`; `--json` prints the ratings instead).
+    #[arg(long)]
+    pub calibrate: bool,
 }
 
 /// Runs `climbot ladder`.
 pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
     let runner = args.table.runner()?;
-    let levels = if args.levels.is_empty() {
+    let grid = if args.calibrate {
+        Some(super::ladder::dial_grid(runner.game()).ok_or_else(|| {
+            ToolError::usage(format!(
+                "--calibrate: {} has no strength dial",
+                runner.game()
+            ))
+        })?)
+    } else {
+        None
+    };
+    let given_levels = args.levels.clone();
+    let levels = if let (Some(grid), true) = (&grid, args.levels.is_empty()) {
+        grid.levels.iter().map(|l| l.to_string()).collect()
+    } else if args.levels.is_empty() {
         std::iter::once("random".to_string())
             .chain(
                 crate::bot::Difficulty::ALL
@@ -293,21 +312,37 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
             .check_bot(level)
             .map_err(|e| ToolError::usage_of(e.named_by("--levels")))?;
     }
+    let (reach, anchor_rating) = match &grid {
+        Some(grid) => {
+            if levels[0] != grid.pinned_level {
+                return Err(ToolError::usage(format!(
+                    "--levels: a calibration starts at {}, the level pinned at its ladder rating",
+                    grid.pinned_level
+                )));
+            }
+            (Some(super::ladder::CALIBRATION_REACH), grid.pinned_rating)
+        }
+        None => (None, 0.0),
+    };
     if let Some(shard) = args.shard {
         let run = ShardedRun::Ladder {
             levels,
             blocks: args.blocks,
             seed: args.seed,
+            reach,
+            anchor_rating,
         };
         return sharded(runner.as_ref(), args.table.spec(), run, shard, args.threads);
     }
-    let pairs = (levels.len() * (levels.len() - 1)) as u64;
     let config = super::ladder::LadderConfig {
         levels,
         blocks: args.blocks,
         seed: args.seed,
+        reach,
+        anchor_rating,
     };
-    let progress = Progress::new(pairs * config.blocks, "blocks");
+    let runs = super::ladder::ladder_runs(&config).len() as u64;
+    let progress = Progress::new(runs * config.blocks, "blocks");
     let report = thread_pool(args.threads)?.install(|| {
         super::ladder::run_ladder(
             runner.as_ref(),
@@ -317,12 +352,37 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
         )
     })?;
     drop(progress);
-    if args.json {
-        println!("{}", report.to_json());
-    } else {
-        print!("{}", report.to_table());
+    match &grid {
+        Some(grid) if !args.json => {
+            let command = calibration_command(&args.table, &given_levels, args.blocks, args.seed);
+            let table = report
+                .to_dial_table(grid.title, &command)
+                .map_err(ToolError::Failed)?;
+            print!("{table}");
+        }
+        _ if args.json => println!("{}", report.to_json()),
+        _ => print!("{}", report.to_table()),
     }
     Ok(())
+}
+
+/// The command line that reproduces a calibration, for its table's header.
+fn calibration_command(table: &TableArgs, levels: &[String], blocks: u64, seed: u64) -> String {
+    let spec = table.spec();
+    let mut command = format!(
+        "climbot ladder --calibrate --game {} --players {}",
+        spec.game, spec.players
+    );
+    if let Some(rules) = &spec.rules {
+        command += &format!(" --rules {rules}");
+    }
+    if let Some(rounds) = spec.rounds {
+        command += &format!(" --rounds {rounds}");
+    }
+    if !levels.is_empty() {
+        command += &format!(" --levels {}", levels.join(","));
+    }
+    command + &format!(" --blocks {blocks} --seed {seed}")
 }
 
 /// Plays one shard and prints its file.

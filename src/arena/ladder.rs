@@ -25,6 +25,30 @@ pub struct LadderConfig {
     pub blocks: u64,
     /// The seed of every deal (the same deals for every pair).
     pub seed: u64,
+    /// Which pairs meet: `None`, every pair; `Some(k)`, each level and the next `k`
+    /// in the list (a calibration's band, for many settings in order of strength).
+    pub reach: Option<usize>,
+    /// The first level's rating: 0 for a plain ladder (the scale's zero); a
+    /// calibration pins its first level at that level's rating on the ladder.
+    pub anchor_rating: f64,
+}
+
+impl LadderConfig {
+    /// A plain ladder: every pair meets, the first level is 0.
+    pub fn every_pair(levels: Vec<String>, blocks: u64, seed: u64) -> Self {
+        LadderConfig {
+            levels,
+            blocks,
+            seed,
+            reach: None,
+            anchor_rating: 0.0,
+        }
+    }
+
+    /// Whether levels `a < b` meet.
+    fn meet(&self, a: usize, b: usize) -> bool {
+        self.reach.is_none_or(|k| b - a <= k)
+    }
 }
 
 /// What two levels did against each other.
@@ -78,6 +102,8 @@ pub struct LadderReport {
     pub blocks: u64,
     /// The seed.
     pub seed: u64,
+    /// The first level's rating (0 unless pinned).
+    pub anchor_rating: f64,
     /// The primary metric and whether higher is better.
     pub metric: (String, bool),
     /// Every pair's results.
@@ -86,6 +112,52 @@ pub struct LadderReport {
     pub ratings: Vec<Rating>,
     /// The steps between consecutive levels.
     pub steps: Vec<Step>,
+}
+
+/// How far a calibration's band reaches: each setting meets the next two, so every
+/// setting is compared with its neighbours on both sides and one more.
+pub const CALIBRATION_REACH: usize = 2;
+
+/// The settings a game's strength dial is calibrated over, and how its scale is pinned.
+#[derive(Clone, Copy, Debug)]
+pub struct DialGrid {
+    /// The game's name in the dial table's header.
+    pub title: &'static str,
+    /// The first setting, pinned at its rating on the ladder.
+    pub pinned_level: &'static str,
+    /// That rating (the ladder of `docs/tools.md`: held-out seed 31337, 20 blocks per
+    /// pair, random = 0), so that the dial speaks the ladder's scale.
+    pub pinned_rating: f64,
+    /// The settings, weakest expected first: the served levels and, between them,
+    /// the same bots remembering less of the log (`memory=k`), choosing more loosely
+    /// among their own scored candidates (`temperature`, `margin`) or searching less
+    /// (`expert/iterations=N`). Never a random move on purpose.
+    pub levels: &'static [&'static str],
+}
+
+/// The dial grid of `game` (`lexio`, `dalmuti`, `daifugo`).
+pub fn dial_grid(game: &str) -> Option<DialGrid> {
+    match game {
+        "lexio" => Some(DialGrid {
+            title: "Lexio",
+            pinned_level: "easy",
+            pinned_rating: 595.0,
+            levels: &["easy", "normal", "hard", "expert"],
+        }),
+        "dalmuti" => Some(DialGrid {
+            title: "The Great Dalmuti",
+            pinned_level: "easy",
+            pinned_rating: 604.0,
+            levels: &["easy", "normal", "hard", "expert"],
+        }),
+        "daifugo" => Some(DialGrid {
+            title: "Daifugo",
+            pinned_level: "easy",
+            pinned_rating: 529.0,
+            levels: &["easy", "normal", "hard", "expert"],
+        }),
+        _ => None,
+    }
 }
 
 /// One arena run of a ladder: `alone` (a level's index) in one seat against a field of
@@ -101,12 +173,13 @@ pub struct LadderRun {
 }
 
 /// The arena runs of a ladder, in the order they are played and fitted: for each pair
-/// (A, B) of levels in order, A alone against a field of B, then B alone against A.
+/// (A, B) of levels that meet, in order, A alone against a field of B, then B alone
+/// against A.
 pub fn ladder_runs(config: &LadderConfig) -> Vec<LadderRun> {
     let n = config.levels.len();
     let mut runs = Vec::new();
     for a in 0..n {
-        for b in a + 1..n {
+        for b in (a + 1..n).filter(|&b| config.meet(a, b)) {
             for (alone, field) in [(a, b), (b, a)] {
                 runs.push(LadderRun {
                     alone,
@@ -132,6 +205,9 @@ pub fn check_ladder(runner: &dyn GameRunner, config: &LadderConfig) -> Result<()
     if config.blocks < 2 {
         return Err(ArenaError::TooFewBlocks);
     }
+    if config.reach == Some(0) {
+        return Err(ArenaError::TooFewLevels);
+    }
     for level in &config.levels {
         runner.check_bot(level)?;
     }
@@ -140,7 +216,7 @@ pub fn check_ladder(runner: &dyn GameRunner, config: &LadderConfig) -> Result<()
 
 /// Plays every pair of levels and fits the ratings. `progress` is told each pair as it
 /// finishes, `blocks_done` each block (from any thread): there are
-/// `levels * (levels - 1) * blocks` of them.
+/// `ladder_runs(config).len() * blocks` of them.
 pub fn run_ladder(
     runner: &dyn GameRunner,
     config: &LadderConfig,
@@ -226,7 +302,10 @@ pub fn fit_ladder(
         .iter()
         .map(|p| (p.a, p.b, p.wins_a, p.blocks as f64))
         .collect();
-    let (elo, covariance) = bradley_terry(n, &games)?;
+    let (mut elo, covariance) = bradley_terry(n, &games)?;
+    for r in &mut elo {
+        *r += config.anchor_rating;
+    }
     let se = |i: usize, j: usize| {
         // Var(R_i - R_j) from the covariance (the anchor has no variance).
         (covariance[i][i] + covariance[j][j] - 2.0 * covariance[i][j])
@@ -261,6 +340,7 @@ pub fn fit_ladder(
         players: runner.players(),
         blocks: config.blocks,
         seed: config.seed,
+        anchor_rating: config.anchor_rating,
         metric: (metrics[0].to_string(), runner.higher_is_better()),
         pairs,
         ratings,
@@ -384,7 +464,11 @@ impl LadderReport {
             if i == 0 {
                 // The scale's zero: the other ratings and their intervals are relative
                 // to it, and it has no interval of its own.
-                let _ = writeln!(out, "| {} | 0 (the anchor) | none: fixed at 0 |", r.level);
+                let _ = writeln!(
+                    out,
+                    "| {} | {:.0} (the anchor) | none: fixed at {:.0} |",
+                    r.level, self.anchor_rating, self.anchor_rating
+                );
                 continue;
             }
             let _ = writeln!(
@@ -429,6 +513,66 @@ impl LadderReport {
         out
     }
 
+    /// The report as a strength-dial table, the format the service's dial reads
+    /// (`crates/climbot-core/dial/`): `#` comments naming the game (`title`), the
+    /// table size and the `command` that made it, then one line per level, weakest
+    /// first: its rating, the low and high ends of its 95% interval (relative to the
+    /// anchor's pinned rating) and its bot name. `random` is left out (the dial never
+    /// plays it); two levels measured at the same whole rating are refused, since the
+    /// dial must rise strictly.
+    pub fn to_dial_table(&self, title: &str, command: &str) -> Result<String, String> {
+        use std::fmt::Write as _;
+        let mut rows: Vec<&Rating> = self
+            .ratings
+            .iter()
+            .filter(|r| r.level != "random")
+            .collect();
+        rows.sort_by(|a, b| a.elo.total_cmp(&b.elo));
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "# The strength dial of {title}: bot settings and their ratings on the ladder's scale (random = 0)."
+        );
+        let _ = writeln!(
+            out,
+            "# calibrated at {} players by: {command}",
+            self.players
+        );
+        let anchor = &self.ratings[0];
+        let _ = writeln!(
+            out,
+            "# {} is pinned at {:.0}, its rating on the ladder; the intervals are relative to it.",
+            anchor.level, self.anchor_rating
+        );
+        let _ = writeln!(out, "# rating low high bot");
+        let mut last: Option<(i64, &str)> = None;
+        for r in rows {
+            let rating = r.elo.round() as i64;
+            if let Some((before, name)) = last
+                && rating <= before
+            {
+                return Err(format!(
+                    "{name} and {} measured at the same rating ({rating}): drop one",
+                    r.level
+                ));
+            }
+            let (lo, hi) = if std::ptr::eq(r, anchor) {
+                (r.elo, r.elo)
+            } else {
+                r.ci95
+            };
+            let _ = writeln!(
+                out,
+                "{rating} {:.0} {:.0} {}",
+                lo.min(r.elo),
+                hi.max(r.elo),
+                r.level
+            );
+            last = Some((rating, &r.level));
+        }
+        Ok(out)
+    }
+
     /// The report as one JSON object.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
@@ -436,6 +580,7 @@ impl LadderReport {
             "players": self.players,
             "blocks": self.blocks,
             "seed": self.seed,
+            "anchor_rating": self.anchor_rating,
             "metric": {"name": self.metric.0, "higher_is_better": self.metric.1},
             "ratings": self.ratings.iter().enumerate().map(|(i, r)| serde_json::json!({
                 "level": r.level, "elo": r.elo, "ci95": [r.ci95.0, r.ci95.1], "anchor": i == 0,
@@ -478,6 +623,86 @@ mod tests {
         let (elo, cov) = bradley_terry(2, &[(0, 1, 0.0, 50.0)]).unwrap();
         assert!(elo[1].is_finite() && elo[1] > 400.0, "{elo:?}");
         assert!(cov[1][1].is_finite());
+    }
+
+    #[test]
+    fn a_calibration_band_meets_only_near_levels() {
+        let levels: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        let pairs = |reach| {
+            let config = LadderConfig {
+                reach,
+                ..LadderConfig::every_pair(levels.clone(), 2, 1)
+            };
+            ladder_runs(&config)
+                .iter()
+                .map(|r| (r.alone, r.field))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(pairs(None).len(), 20);
+        assert_eq!(
+            pairs(Some(2)),
+            [
+                (0, 1),
+                (1, 0),
+                (0, 2),
+                (2, 0),
+                (1, 2),
+                (2, 1),
+                (1, 3),
+                (3, 1)
+            ]
+            .into_iter()
+            .chain([(2, 3), (3, 2), (2, 4), (4, 2), (3, 4), (4, 3)])
+            .collect::<Vec<_>>()
+        );
+        assert_eq!(pairs(Some(1)).len(), 8);
+    }
+
+    fn report(ratings: &[(&str, f64, f64, f64)]) -> LadderReport {
+        LadderReport {
+            game: "lexio".into(),
+            players: 5,
+            blocks: 2,
+            seed: 1,
+            anchor_rating: ratings[0].1,
+            metric: ("chips_per_round".into(), true),
+            pairs: Vec::new(),
+            ratings: ratings
+                .iter()
+                .map(|&(level, elo, lo, hi)| Rating {
+                    level: level.into(),
+                    elo,
+                    ci95: (lo, hi),
+                })
+                .collect(),
+            steps: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_dial_table_lists_the_settings_by_rating_without_random() {
+        let table = report(&[
+            ("easy", 595.0, 595.0, 595.0),
+            ("random", 100.0, 50.0, 150.0),
+            ("hard", 900.4, 850.0, 950.0),
+            ("normal/temperature=4", 700.6, 650.2, 751.0),
+        ])
+        .to_dial_table("Lexio", "climbot ladder --calibrate")
+        .unwrap();
+        let rows: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(
+            rows,
+            [
+                "595 595 595 easy",
+                "701 650 751 normal/temperature=4",
+                "900 850 950 hard"
+            ]
+        );
+        assert!(table.starts_with("# The strength dial of Lexio:"));
+        assert!(table.contains("# calibrated at 5 players by: climbot ladder --calibrate\n"));
+        let tie = report(&[("easy", 595.0, 595.0, 595.0), ("hard", 595.2, 500.0, 700.0)])
+            .to_dial_table("Lexio", "c");
+        assert!(tie.unwrap_err().contains("same rating"));
     }
 
     #[test]

@@ -89,7 +89,39 @@ pub enum ShardedRun {
         blocks: u64,
         /// The seed.
         seed: u64,
+        /// A calibration's band ([`LadderConfig::reach`]); absent: every pair.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reach: Option<usize>,
+        /// A calibration's pinned anchor ([`LadderConfig::anchor_rating`]); absent: 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        anchor_rating: f64,
     },
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+impl ShardedRun {
+    /// The ladder a `Ladder` run plays.
+    fn ladder(&self) -> Option<LadderConfig> {
+        match self {
+            ShardedRun::Arena { .. } => None,
+            ShardedRun::Ladder {
+                levels,
+                blocks,
+                seed,
+                reach,
+                anchor_rating,
+            } => Some(LadderConfig {
+                levels: levels.clone(),
+                blocks: *blocks,
+                seed: *seed,
+                reach: *reach,
+                anchor_rating: *anchor_rating,
+            }),
+        }
+    }
 }
 
 /// One shard's output: the blocks it played, per arena run (one for `arena`, one per
@@ -195,22 +227,10 @@ pub fn arena_runs(run: &ShardedRun) -> Vec<ArenaConfig> {
             seed: *seed,
             sprt: None,
         }],
-        ShardedRun::Ladder {
-            levels,
-            blocks,
-            seed,
-        } => ladder_runs(&ladder_config(levels, *blocks, *seed))
+        ShardedRun::Ladder { .. } => ladder_runs(&run.ladder().expect("a ladder"))
             .into_iter()
             .map(|r| r.arena)
             .collect(),
-    }
-}
-
-fn ladder_config(levels: &[String], blocks: u64, seed: u64) -> LadderConfig {
-    LadderConfig {
-        levels: levels.to_vec(),
-        blocks,
-        seed,
     }
 }
 
@@ -222,13 +242,8 @@ pub fn play_shard(
     shard: Shard,
     blocks_done: &(dyn Fn(u64) + Sync),
 ) -> Result<ShardFile, ArenaError> {
-    if let ShardedRun::Ladder {
-        levels,
-        blocks,
-        seed,
-    } = &run
-    {
-        check_ladder(runner, &ladder_config(levels, *blocks, *seed))?;
+    if let Some(ladder) = run.ladder() {
+        check_ladder(runner, &ladder)?;
     }
     let runs = arena_runs(&run)
         .iter()
@@ -308,17 +323,9 @@ pub fn merge(runner: &dyn GameRunner, files: &[ShardFile]) -> Result<Merged, Mer
             runner, config, &seats, &entrants, &blocks, None, 0.0,
         ));
     }
-    Ok(match &first.run {
-        ShardedRun::Arena { .. } => Merged::Arena(reports.remove(0)),
-        ShardedRun::Ladder {
-            levels,
-            blocks,
-            seed,
-        } => Merged::Ladder(fit_ladder(
-            runner,
-            &ladder_config(levels, *blocks, *seed),
-            &reports,
-        )?),
+    Ok(match first.run.ladder() {
+        None => Merged::Arena(reports.remove(0)),
+        Some(ladder) => Merged::Ladder(fit_ladder(runner, &ladder, &reports)?),
     })
 }
 
