@@ -544,6 +544,13 @@ impl LadderReport {
             "# {} is pinned at {:.0}, its rating on the ladder; the intervals are relative to it.",
             anchor.level, self.anchor_rating
         );
+        for step in &self.steps {
+            let _ = writeln!(
+                out,
+                "# step {} -> {}: {:+.0} [{:.0}, {:.0}]",
+                step.from, step.to, step.elo, step.ci95.0, step.ci95.1
+            );
+        }
         let _ = writeln!(out, "# rating low high bot");
         let mut last: Option<(i64, &str)> = None;
         for r in rows {
