@@ -28,7 +28,7 @@ use crate::arena::{ArenaGame, Follow, Followed, SeatTotals};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::game::{Game, Policy};
 use crate::pb;
-use crate::service::game::{GameAdapter, Validated, analysis_unit, difficulty_to_wire};
+use crate::service::game::{GameAdapter, Level, Validated, analysis_unit, difficulty_to_wire};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::AssertUnwindSafe;
@@ -645,6 +645,7 @@ impl<G: ArenaGame> Gate<G> {
                     // answers its best so far, which may differ from in process.
                     budget_ms: None,
                     max_iterations: max_iterations.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
+                    strength: None,
                 })
                 .map(|r| (r.decision, r.explanation))
                 .map_err(|e| e.to_string()),
@@ -653,7 +654,7 @@ impl<G: ArenaGame> Gate<G> {
                 let mut limited =
                     DecisionContext::unbounded(ctx.seed()).with_max_iterations(max_iterations);
                 Validated::<G>(view.clone())
-                    .decide(difficulty, true, &mut limited)
+                    .decide(Level::Served(difficulty), true, &mut limited)
                     .map(|a| (Some(a.decision), a.explanation))
                     .ok_or_else(|| format!("{} has no {} bot", G::NAME, difficulty.name()))
             }
