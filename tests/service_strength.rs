@@ -2,8 +2,9 @@
 //! served by the calibrated setting nearest it (the response says its rating and its
 //! level), a setting that is a plain level answers exactly as a request for that level
 //! with the same seed, a strength outside the table takes its nearest end, a strength
-//! that is no strength or comes with a `difficulty` is refused naming `strength`, and
-//! the same request answers the same twice.
+//! that is no strength or comes with a `difficulty` is refused naming `strength`, the
+//! same request answers the same twice, and the metrics count a call under the level
+//! it served.
 mod common;
 
 use climbot::bot::Difficulty;
@@ -255,6 +256,48 @@ async fn a_dial_request_explains_as_its_level_does() {
                     setting.bot
                 );
             }
+        }
+    }
+}
+
+/// The `select_play` calls of `game` answered at `level`, as the metrics count them.
+fn answered_at(scrape: &str, game: GameKind, level: &str) -> u64 {
+    scrape
+        .lines()
+        .filter(|l| l.starts_with("climbot_requests_total{"))
+        .filter(|l| {
+            [
+                "rpc=\"select_play\"".to_string(),
+                format!("game=\"{game}\""),
+                format!("difficulty=\"{level}\""),
+                "code=\"ok\"".to_string(),
+            ]
+            .iter()
+            .all(|label| l.contains(label.as_str()))
+        })
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+        .sum()
+}
+
+#[tokio::test]
+async fn a_dial_call_is_counted_under_the_level_it_served() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    for (game, settings, view) in games() {
+        for setting in &settings {
+            let level = setting.base.name();
+            // Other tests of this process may count calls too, never fewer.
+            let before = answered_at(&server.scrape().await, game, level);
+            client
+                .select_play(dial_request(&view, setting.rating, None))
+                .await
+                .unwrap();
+            let after = answered_at(&server.scrape().await, game, level);
+            assert!(
+                after > before,
+                "{game} {}: {before} then {after}",
+                setting.bot
+            );
         }
     }
 }
