@@ -573,6 +573,60 @@ mod tests {
     }
 
     #[test]
+    fn a_dial_setting_seeds_as_its_level_when_plain_and_by_its_name_otherwise() {
+        let choice = |bot: &'static str, base| {
+            Level::Dial(DialChoice {
+                index: 0,
+                rating: 700.0,
+                base,
+                bot,
+            })
+        };
+        let (game, fingerprint) = (GameKind::Dalmuti, 0x1234_5678);
+        let seed = |level| derive_level_seed(game, fingerprint, level);
+        for level in Difficulty::ALL {
+            let served = derive_seed(game, fingerprint, level);
+            assert_eq!(seed(Level::Served(level)), served);
+            assert_eq!(seed(choice(level.name(), level)), served);
+        }
+        let variant = seed(choice("normal/temperature=2", Difficulty::Normal));
+        assert_ne!(variant, derive_seed(game, fingerprint, Difficulty::Normal));
+        assert_ne!(
+            variant,
+            seed(choice("normal/temperature=3", Difficulty::Normal))
+        );
+        assert_eq!(
+            variant,
+            StableHasher::new()
+                .bytes(b"dalmuti")
+                .u64(fingerprint)
+                .u64(2)
+                .bytes(b"dial:normal/temperature=2")
+                .finish(),
+            "the formula docs/api.md gives"
+        );
+    }
+
+    #[test]
+    fn a_strength_is_a_finite_number_at_least_0_without_a_difficulty() {
+        assert_eq!(strength_from_wire(None, 3), Ok(None));
+        assert_eq!(strength_from_wire(Some(0.0), 0), Ok(Some(0.0)));
+        assert_eq!(strength_from_wire(Some(1e6), 0), Ok(Some(1e6)));
+        for (strength, difficulty) in [
+            (f64::NAN, 0),
+            (f64::INFINITY, 0),
+            (-0.5, 0),
+            (800.0, 1),
+            (800.0, 99),
+        ] {
+            match strength_from_wire(Some(strength), difficulty) {
+                Err(ServiceError::InvalidArgument { field, .. }) => assert_eq!(field, "strength"),
+                other => panic!("{strength} with {difficulty}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn an_explanation_keeps_the_top_ten_and_always_the_chosen_one() {
         let short = answer(2, candidates(4), wire);
         assert_eq!(short.explanation.len(), 4);
