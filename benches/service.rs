@@ -71,6 +71,7 @@ fn request() -> pb::SelectPlayRequest {
         seed: None,
         budget_ms: None,
         max_iterations: None,
+        strength: None,
     }
 }
 

@@ -19,4 +19,6 @@ pub mod uecda;
 // The games, their bots, the search and the statistics live in the `climbot-core`
 // crate; they are re-exported under their old names so that `climbot::lexio` and
 // `crate::lexio` keep meaning what they did.
-pub use climbot_core::{bot, daifugo, dalmuti, game, learn, lexio, search, stats, view_error};
+pub use climbot_core::{
+    bot, daifugo, dalmuti, dial, game, learn, lexio, search, stats, view_error,
+};

@@ -225,6 +225,7 @@ pub fn decision_payloads(seed: u64) -> Result<Vec<(String, Payload)>, LoadtestEr
                     budget_ms,
                     explain: false,
                     max_iterations: None,
+                    strength: None,
                 };
                 payloads.push((
                     format!("{game}_{level}_{kind}"),

@@ -1,8 +1,9 @@
 //! The playground's JSON API against a real server on 127.0.0.1:0: a whole Lexio round,
 //! a whole Daifugo game and a whole Dalmuti hand with a human seat that always takes the
 //! first legal action, illegal actions refused without any change, Dalmuti's seats
-//! reported as they move from hand to hand, bad requests answered with the field at
-//! fault, and hints on the human's turn and reviews of each deal over.
+//! reported as they move from hand to hand, bots at a strength playing the dial's
+//! nearest setting, bad requests answered with the field at fault, and hints on the
+//! human's turn and reviews of each deal over.
 
 mod common;
 
@@ -186,6 +187,47 @@ fn a_whole_dalmuti_hand_through_the_api() {
 /// The table seat a state's view belongs to.
 fn view_seat(game: &str, view: &Value) -> usize {
     view[game]["seat"].as_u64().unwrap() as usize
+}
+
+#[test]
+fn bots_at_a_strength_play_the_dials_nearest_setting() {
+    let addr = start();
+    let (status, state) = call(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({"game": "lexio", "players": 3,
+            "levels": [0, "normal", 950], "seed": 5, "rounds": 1})),
+    );
+    assert_eq!(status, 201, "{state}");
+    assert_eq!(
+        state["lineup"],
+        json!(["strength 0", "normal", "strength 950"])
+    );
+    let id = state["id"].as_str().unwrap().to_string();
+    let (end, human_actions) = play_to_the_end(addr, &id, &json!({}));
+    assert_eq!(human_actions, 0);
+    let moves = end["moves"].as_array().unwrap();
+    assert!(!moves.is_empty(), "{end}");
+    for m in moves {
+        // Lexio's dial: easy is its weakest setting, hard is rated nearest 950.
+        let (level, strength) = match m["player"].as_u64().unwrap() {
+            0 => ("easy", json!(0)),
+            1 => ("normal", Value::Null),
+            _ => ("hard", json!(950)),
+        };
+        assert_eq!(m["level"], level, "{m}");
+        assert_eq!(m["strength"], strength, "{m}");
+        assert_eq!(m["error"], Value::Null, "{m}");
+    }
+    let (status, refused) = call(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({"game": "lexio", "players": 3, "levels": ["easy", -5, "easy"]})),
+    );
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["field"], "levels[1]");
 }
 
 #[test]
@@ -441,7 +483,7 @@ fn a_bad_value_is_named_with_the_values_accepted() {
         (
             json!({"game": "lexio", "players": 3, "levels": ["easy", "wise", "easy"]}),
             "levels[1]",
-            &["\"wise\"", "easy, normal, hard or expert"],
+            &["\"wise\"", "easy, normal, hard, expert, or a strength"],
         ),
     ] {
         let (status, error) = call(addr, "POST", "/api/tables", Some(&body));

@@ -1,7 +1,7 @@
 //! `climbot playground --via`: every bot decides through a real climbot server, with the
 //! seed the in-process table would use (and, for EXPERT, the same number of playouts),
-//! so a bot-only table plays the same moves and explains them the same way either way;
-//! hints and reviews are the server's AnalyzePlay, the same as in process.
+//! so a bot-only table plays the same moves and explains them the same way either way
+//! (bots at a strength too, the server choosing the dial's setting); hints and reviews are the server's AnalyzePlay, the same as in process.
 
 mod common;
 
@@ -92,6 +92,31 @@ fn bots_through_a_server_play_and_explain_as_in_process() {
         remote_moves.len(),
         "one SelectPlay per bot move"
     );
+}
+
+#[test]
+fn bots_at_a_strength_through_a_server_play_as_in_process() {
+    let (grpc, _metrics) = start_service();
+    // Not Lexio: another test counts the server's Lexio calls in the process's metrics.
+    let table = json!({"game": "dalmuti", "players": 4,
+        "levels": [0, 760, 950, "hard"], "seed": 12, "rounds": 1});
+    let moves = watch_both_ways(grpc, Config::default(), &table);
+    assert!(!moves.is_empty());
+    for m in &moves {
+        // The Great Dalmuti's dial: easy is its weakest, normal is nearest 760, hard
+        // nearest 950.
+        let (level, strength) = match m["player"].as_u64().unwrap() {
+            0 => ("easy", json!(0)),
+            1 => ("normal", json!(760)),
+            2 => ("hard", json!(950)),
+            _ => ("hard", Value::Null),
+        };
+        assert_eq!(
+            (&m["level"], &m["strength"]),
+            (&json!(level), &strength),
+            "{m}"
+        );
+    }
 }
 
 /// The playouts an EXPERT candidate was given (its `playouts` score term).

@@ -33,6 +33,7 @@ fn select(view: pb::DaifugoView, difficulty: pb::Difficulty) -> pb::SelectPlayRe
         seed: None,
         budget_ms: None,
         max_iterations: None,
+        strength: None,
     }
 }
 

@@ -649,6 +649,7 @@ async fn every_bad_view_is_invalid_argument_naming_the_field() {
                 seed: None,
                 budget_ms: None,
                 max_iterations: None,
+                strength: None,
             })
             .await;
         let check = |status: &tonic::Status| {
@@ -707,6 +708,7 @@ async fn the_base_views_of_the_catalogue_are_accepted() {
                     seed: None,
                     budget_ms: None,
                     max_iterations: None,
+                    strength: None,
                 })
                 .await
                 .unwrap_or_else(|e| panic!("{e:?}"));

@@ -144,6 +144,7 @@ async fn a_joker_below_the_3_on_the_table_needs_its_toggle() {
             seed: None,
             budget_ms: None,
             max_iterations: None,
+            strength: None,
         })
         .await
         .unwrap()

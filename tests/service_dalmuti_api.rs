@@ -112,6 +112,7 @@ fn select_dalmuti(view: &DalmutiView, difficulty: pb::Difficulty) -> pb::SelectP
         seed: None,
         budget_ms: None,
         max_iterations: None,
+        strength: None,
     }
 }
 

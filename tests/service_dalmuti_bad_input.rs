@@ -528,6 +528,7 @@ fn request(view: pb::DalmutiView) -> pb::SelectPlayRequest {
         seed: None,
         budget_ms: None,
         max_iterations: None,
+        strength: None,
     }
 }
 

@@ -15,6 +15,7 @@ fn request(view: &pb::GameView, difficulty: pb::Difficulty, seed: u64) -> pb::Se
         budget_ms: Some(10_000),
         explain: false,
         max_iterations: None,
+        strength: None,
     }
 }
 

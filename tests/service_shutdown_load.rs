@@ -56,6 +56,7 @@ fn request(views: &[pb::GameView], id: u64) -> pb::SelectPlayRequest {
         seed: Some(id),
         budget_ms: expert.then_some(50),
         max_iterations: None,
+        strength: None,
     }
 }
 

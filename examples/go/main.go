@@ -194,6 +194,51 @@ func play(client pb.BotServiceClient, name string, view *pb.GameView,
 	return nil
 }
 
+// withStrength asks for a decision at a strength on the game's ladder rating scale
+// (Elo, random = 0) instead of a level: the server plays its calibrated setting nearest
+// the target and answers with that setting's rating and the level it is built from. A
+// strength sent with a level is refused naming `strength`.
+func withStrength(client pb.BotServiceClient, name string, view *pb.GameView) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	decisions, err := listLegal(ctx, client, name, view)
+	if err != nil {
+		return err
+	}
+	target, iterations := 900.0, uint32(200)
+	request := &pb.SelectPlayRequest{View: view, Strength: &target, MaxIterations: &iterations}
+	reply, err := client.SelectPlay(ctx, request)
+	if err != nil {
+		return fmt.Errorf("%s: SelectPlay at strength %g: %w", name, target, err)
+	}
+	if !contains(decisions, reply.Decision) {
+		return fmt.Errorf("%s: %v is not among the %d legal decisions", name,
+			reply.Decision, len(decisions))
+	}
+	if reply.Strength == nil || reply.Difficulty == pb.Difficulty_DIFFICULTY_UNSPECIFIED {
+		return fmt.Errorf("%s: the answer says no strength or no level", name)
+	}
+	seed := reply.Seed
+	request.Seed = &seed
+	again, err := client.SelectPlay(ctx, request)
+	if err != nil {
+		return fmt.Errorf("%s: replay at strength %g: %w", name, target, err)
+	}
+	if !proto.Equal(again.Decision, reply.Decision) {
+		return fmt.Errorf("%s: the replay at strength %g with seed %d differs", name, target, seed)
+	}
+	_, err = client.SelectPlay(ctx, &pb.SelectPlayRequest{View: view, Strength: &target,
+		Difficulty: pb.Difficulty_DIFFICULTY_HARD})
+	st, _ := status.FromError(err)
+	if st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "strength: ") {
+		return fmt.Errorf("%s: a strength with a level: got %v, want INVALID_ARGUMENT on "+
+			"strength", name, err)
+	}
+	fmt.Printf("%s: strength %g plays the setting rated %g (%s)\n", name, target,
+		reply.GetStrength(), reply.Difficulty)
+	return nil
+}
+
 // hint asks AnalyzePlay for a hint for a human in this seat: the best three decisions
 // with the outcome each is expected to give, and the review of the one the player
 // considers (here the last legal decision). A fixed MaxIterations makes it replayable
@@ -365,6 +410,9 @@ func main() {
 		func() error {
 			return play(client, "daifugo", daifugoView(), pb.Difficulty_DIFFICULTY_HARD)
 		},
+		func() error { return withStrength(client, "lexio", lexioView()) },
+		func() error { return withStrength(client, "dalmuti", dalmutiView()) },
+		func() error { return withStrength(client, "daifugo", daifugoView()) },
 		func() error { return hint(client, "lexio", lexioView()) },
 		func() error { return hint(client, "dalmuti", dalmutiView()) },
 		func() error { return hint(client, "daifugo", daifugoView()) },

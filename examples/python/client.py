@@ -120,6 +120,33 @@ def play(stub, name, view, level, budget_ms=200):
           f"{reply.compute_micros} us)")
 
 
+def strength(stub, name, view, target=900.0):
+    """A finer dial than the levels: a target on the game's ladder rating scale (Elo,
+    random = 0). The server plays its calibrated setting nearest the target and says
+    which: its measured rating and the level it is built from. A strength with a level
+    is refused naming `strength`."""
+    legal = legal_decisions(
+        stub.ListLegalPlays(bot_pb2.ListLegalPlaysRequest(view=view), timeout=2.0))
+    request = bot_pb2.SelectPlayRequest(view=view, strength=target, max_iterations=200)
+    reply = stub.SelectPlay(request, timeout=2.0)
+    assert reply.decision in legal, f"{name}: {reply.decision} is not legal"
+    assert reply.HasField("strength"), f"{name}: no strength in the answer"
+    assert reply.difficulty != bot_pb2.DIFFICULTY_UNSPECIFIED, f"{name}: no level served"
+    request.seed = reply.seed
+    again = stub.SelectPlay(request, timeout=2.0)
+    assert again.decision == reply.decision, f"{name}: the replay differs"
+    try:
+        stub.SelectPlay(bot_pb2.SelectPlayRequest(view=view, strength=target,
+                                                  difficulty=bot_pb2.DIFFICULTY_HARD),
+                        timeout=2.0)
+        raise AssertionError(f"{name}: a strength with a level was accepted")
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.INVALID_ARGUMENT, e
+        assert e.details().startswith("strength: "), e.details()
+    print(f"{name}: strength {target:g} plays the setting rated {reply.strength:g} "
+          f"({bot_pb2.Difficulty.Name(reply.difficulty)})")
+
+
 def hint(stub, name, view):
     """A hint for a human in this seat: the best three decisions with the outcome each is
     expected to give, and the review of the one the player considers (here the last
@@ -222,6 +249,10 @@ def main(argv):
             ("daifugo", lambda: play(stub, "daifugo",
                                      bot_pb2.GameView(daifugo=daifugo_view()),
                                      bot_pb2.DIFFICULTY_HARD)),
+            ("strength", lambda: [strength(stub, game, bot_pb2.GameView(**{game: view()}))
+                                  for game, view in (("lexio", lexio_view),
+                                                     ("dalmuti", dalmuti_view),
+                                                     ("daifugo", daifugo_view))]),
             ("hint", lambda: [hint(stub, game, bot_pb2.GameView(**{game: view()}))
                               for game, view in (("lexio", lexio_view),
                                                  ("dalmuti", dalmuti_view),

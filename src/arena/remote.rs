@@ -147,6 +147,7 @@ impl<G: WireGame> Policy<G> for RemoteBot<'_, G> {
             difficulty: crate::service::game::difficulty_to_wire(self.difficulty) as i32,
             seed: Some(ctx.seed()),
             budget_ms: None,
+            strength: None,
             max_iterations: self
                 .max_iterations
                 .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),

@@ -9,7 +9,9 @@
 //! - `POST /api/tables` `{"game", "players", "levels", "human_seat"?, "seed"?,
 //!   "rules"?, "rounds"?}`: a new table (201 with its state). `human_seat` is the
 //!   human's place in the lineup and `levels` names one level per other place, in
-//!   order; the seed defaults to 1, `rules` (Daifugo only) to `house`, `rounds` to
+//!   order, or gives a strength instead (a whole number of rating points on the game's
+//!   ladder scale: the bot is the strength dial's nearest setting, as SelectPlay's
+//!   `strength` chooses it); the seed defaults to 1, `rules` (Daifugo only) to `house`, `rounds` to
 //!   the arena's match length.
 //! - `GET /api/tables/{id}`: the table's state.
 //! - `POST /api/tables/{id}/actions` `{"decision": <climbot.v1.Decision JSON>}`: the
@@ -39,8 +41,8 @@
 //! code path or, with `--via`, the server's AnalyzePlay. A review's analyses are made
 //! on its first request and kept.
 //!
-//! A table's state names players by their place in the lineup (`lineup`: `human` or the
-//! bot's level for each; `human_seat`, `to_act`, the totals, each move's `player`) and
+//! A table's state names players by their place in the lineup (`lineup`: `human`, the
+//! bot's level or `strength N` for each; `human_seat`, `to_act`, the totals, each move's `player`) and
 //! seats as the views number them (each view's `seat`, each move's `seat`). `seating`
 //! maps the two for the deal of the state's `view`: the player at each table seat. It
 //! is the identity in Lexio and Daifugo; in The Great Dalmuti the seats are drawn for
@@ -533,7 +535,7 @@ struct NewTable {
     game: GameKind,
     players: usize,
     human_seat: Option<usize>,
-    levels: Vec<Difficulty>,
+    levels: Vec<Player>,
     seed: Option<u64>,
     rules: Option<&'static str>,
     rounds: Option<u32>,
@@ -623,15 +625,24 @@ fn check_request(request: &Map<String, Value>) -> Result<NewTable, ApiError> {
         .iter()
         .enumerate()
         .map(|(i, level)| {
-            Difficulty::ALL
+            let named = Difficulty::ALL
                 .into_iter()
                 .find(|d| level.as_str() == Some(d.name()))
-                .ok_or_else(|| {
-                    ApiError::invalid(
-                        format!("levels[{i}]"),
-                        format!("{level}: easy, normal, hard or expert"),
-                    )
-                })
+                .map(Player::Bot);
+            // A number is a strength on the game's ladder rating scale.
+            let strength = level
+                .as_u64()
+                .and_then(|s| u32::try_from(s).ok())
+                .map(Player::Strength);
+            named.or(strength).ok_or_else(|| {
+                ApiError::invalid(
+                    format!("levels[{i}]"),
+                    format!(
+                        "{level}: easy, normal, hard, expert, or a strength (a whole \
+                         number of rating points, at least 0)"
+                    ),
+                )
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let seed = whole_number(request, "seed")?;
@@ -675,7 +686,7 @@ fn seat_players(request: &NewTable) -> Vec<Player> {
     (0..request.players)
         .map(|seat| match request.human_seat {
             Some(h) if h == seat => Player::Human,
-            _ => Player::Bot(*levels.next().unwrap_or(&Difficulty::Easy)),
+            _ => *levels.next().unwrap_or(&Player::Bot(Difficulty::Easy)),
         })
         .collect()
 }
@@ -761,7 +772,7 @@ mod tests {
     #[test]
     fn a_good_request_is_read_whole() {
         let t = check(json!({"game": "daifugo", "players": 4, "human_seat": 2,
-            "levels": ["easy", "hard", "expert"], "seed": 9, "rules": "uecda", "rounds": 1}))
+            "levels": ["easy", 900, "expert"], "seed": 9, "rules": "uecda", "rounds": 1}))
         .unwrap();
         assert_eq!(t.human_seat, Some(2));
         assert_eq!(t.rules, Some("uecda"));
@@ -769,7 +780,7 @@ mod tests {
             seat_players(&t),
             vec![
                 Player::Bot(Difficulty::Easy),
-                Player::Bot(Difficulty::Hard),
+                Player::Strength(900),
                 Player::Human,
                 Player::Bot(Difficulty::Expert)
             ]
@@ -796,6 +807,13 @@ mod tests {
             "levels",
             "two bots now"
         );
+        for level in [json!("master"), json!(-1), json!(12.5), json!(1u64 << 40)] {
+            assert_eq!(
+                field_of(with("levels", json!(["easy", "easy", level]))),
+                "levels[2]",
+                "{level}"
+            );
+        }
         assert_eq!(
             field_of(with("levels", json!(["easy", "easy", "master"]))),
             "levels[2]"

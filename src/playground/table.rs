@@ -28,7 +28,7 @@ use crate::arena::{ArenaGame, Follow, Followed, SeatTotals};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::game::{Game, Policy};
 use crate::pb;
-use crate::service::game::{GameAdapter, Validated, analysis_unit, difficulty_to_wire};
+use crate::service::game::{GameAdapter, Level, Validated, analysis_unit, difficulty_to_wire};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::AssertUnwindSafe;
@@ -42,14 +42,35 @@ pub enum Player {
     Human,
     /// A served level.
     Bot(Difficulty),
+    /// The strength dial's setting nearest this strength, in whole points of the
+    /// game's ladder rating (random = 0).
+    Strength(u32),
 }
 
 impl Player {
-    /// `human` or the level's name.
+    /// `human`, the level's name, or `strength` for a bot at a strength.
     pub fn name(self) -> &'static str {
         match self {
             Player::Human => "human",
             Player::Bot(d) => d.name(),
+            Player::Strength(_) => "strength",
+        }
+    }
+
+    /// How the page names the player: [`Player::name`], with the strength after it for
+    /// a bot at a strength (`strength 900`).
+    pub fn label(self) -> String {
+        match self {
+            Player::Strength(strength) => format!("strength {strength}"),
+            _ => self.name().to_string(),
+        }
+    }
+
+    /// The strength asked for, for a bot at a strength.
+    pub fn strength(self) -> Option<u32> {
+        match self {
+            Player::Strength(strength) => Some(strength),
+            Player::Human | Player::Bot(_) => None,
         }
     }
 }
@@ -115,6 +136,9 @@ struct Move {
     player: usize,
     /// Who holds that player's place.
     holder: Player,
+    /// The level that took it: `human`, or the bot's level (for a bot at a strength,
+    /// the level its setting is built from).
+    level: &'static str,
     decision: Value,
     /// The scored candidates in proto3 JSON (bots only; empty for the easy level).
     explanation: Vec<Value>,
@@ -410,7 +434,8 @@ impl<G: ArenaGame> Table for GameTable<G> {
                     "index": index,
                     "seat": m.seat,
                     "player": m.player,
-                    "level": m.holder.name(),
+                    "level": m.level,
+                    "strength": m.holder.strength(),
                     "decision": m.decision,
                     "explained": !m.explanation.is_empty(),
                     "error": m.error,
@@ -420,7 +445,7 @@ impl<G: ArenaGame> Table for GameTable<G> {
         json!({
             "game": G::NAME,
             "players": self.spec.seats.len(),
-            "lineup": self.spec.seats.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "lineup": self.spec.seats.iter().map(|p| p.label()).collect::<Vec<_>>(),
             "seating": seating,
             "human_seat": human,
             "rules": self.spec.rules_name,
@@ -599,7 +624,8 @@ impl<G: ArenaGame> Table for GameTable<G> {
             "index": index,
             "seat": m.seat,
             "player": m.player,
-            "level": m.holder.name(),
+            "level": m.level,
+            "strength": m.holder.strength(),
             "decision": m.decision,
             "explanation": m.explanation,
             "error": m.error,
@@ -621,14 +647,37 @@ struct Gate<G: Game> {
 }
 
 impl<G: ArenaGame> Gate<G> {
+    /// A bot's step at `level` (`strength`: the one asked for, when the level is the
+    /// dial's setting for it): decides, records the move and returns the decision.
+    fn step(
+        &self,
+        level: Level,
+        strength: Option<u32>,
+        view: &G::View,
+        ctx: &mut DecisionContext<'_>,
+    ) -> G::Decision {
+        let (decision, explanation, error) = self.bot_decision(level, strength, view, ctx);
+        let explanation = explanation.iter().map(wire::candidate_to_json).collect();
+        self.record(
+            view,
+            &decision,
+            level.difficulty().name(),
+            explanation,
+            error,
+        );
+        decision
+    }
+
     /// The bot's decision with its explanation, through the service's code path or
     /// the server; the easy bot's, with the reason, if that fails.
     fn bot_decision(
         &self,
-        difficulty: Difficulty,
+        level: Level,
+        strength: Option<u32>,
         view: &G::View,
         ctx: &mut DecisionContext<'_>,
     ) -> (G::Decision, Vec<pb::ExplainedCandidate>, Option<String>) {
+        let difficulty = level.difficulty();
         // A search does a set number of playouts rather than running until a budget
         // ends: its answer then depends only on the view and the seed.
         let max_iterations = (difficulty == Difficulty::Expert).then_some(self.expert_iterations);
@@ -639,12 +688,17 @@ impl<G: ArenaGame> Gate<G> {
                     view: Some(pb::GameView {
                         game: Some(G::view_to_wire(view)),
                     }),
-                    difficulty: difficulty_to_wire(difficulty) as i32,
+                    // A strength goes to the server as it is, which chooses the setting.
+                    difficulty: match strength {
+                        Some(_) => pb::Difficulty::Unspecified as i32,
+                        None => difficulty_to_wire(difficulty) as i32,
+                    },
                     seed: Some(ctx.seed()),
                     // The server's own budget bounds the time: a search it cuts short
                     // answers its best so far, which may differ from in process.
                     budget_ms: None,
                     max_iterations: max_iterations.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
+                    strength: strength.map(f64::from),
                 })
                 .map(|r| (r.decision, r.explanation))
                 .map_err(|e| e.to_string()),
@@ -653,7 +707,7 @@ impl<G: ArenaGame> Gate<G> {
                 let mut limited =
                     DecisionContext::unbounded(ctx.seed()).with_max_iterations(max_iterations);
                 Validated::<G>(view.clone())
-                    .decide(difficulty, true, &mut limited)
+                    .decide(level, true, &mut limited)
                     .map(|a| (Some(a.decision), a.explanation))
                     .ok_or_else(|| format!("{} has no {} bot", G::NAME, difficulty.name()))
             }
@@ -674,6 +728,7 @@ impl<G: ArenaGame> Gate<G> {
         &self,
         view: &G::View,
         decision: &G::Decision,
+        level: &'static str,
         explanation: Vec<Value>,
         error: Option<String>,
     ) {
@@ -682,6 +737,7 @@ impl<G: ArenaGame> Gate<G> {
             seat: G::seat(view),
             player: self.player,
             holder: self.holder,
+            level,
             decision: wire::decision_to_json(&pb::Decision {
                 game: Some(G::decision_to_wire(decision)),
             }),
@@ -744,7 +800,7 @@ impl<G: ArenaGame> Policy<G> for Gate<G> {
         drop(state);
         match (command, self.holder) {
             (Some(Command::Act(decision)), _) => {
-                self.record(view, &decision, Vec::new(), None);
+                self.record(view, &decision, "human", Vec::new(), None);
                 let mut state = self.sync.lock();
                 let index = state.moves.len().saturating_sub(1);
                 state.human_moves.push(HumanMove {
@@ -756,10 +812,19 @@ impl<G: ArenaGame> Policy<G> for Gate<G> {
                 decision
             }
             (Some(Command::Step), Player::Bot(difficulty)) => {
-                let (decision, explanation, error) = self.bot_decision(difficulty, view, ctx);
-                let explanation = explanation.iter().map(wire::candidate_to_json).collect();
-                self.record(view, &decision, explanation, error);
-                decision
+                self.step(Level::Served(difficulty), None, view, ctx)
+            }
+            (Some(Command::Step), Player::Strength(strength)) => {
+                // The setting is the dial's, as the server would choose it.
+                match Validated::<G>(view.clone()).dial(f64::from(strength)) {
+                    Ok(choice) => self.step(Level::Dial(choice), Some(strength), view, ctx),
+                    Err(error) => {
+                        let decision = easy_decision::<G>(view, ctx);
+                        let error = Some(error.to_string());
+                        self.record(view, &decision, "easy", Vec::new(), error);
+                        decision
+                    }
+                }
             }
             // The table was closed (or a step reached a human seat, which the server
             // never sends): finish quickly.

@@ -8,7 +8,8 @@
 //! another game, an unknown field, a wrong wire type, a singular message sent twice (which
 //! protobuf merges), a tile that is not one. The request is then decoded by prost as
 //! before, so every error, and every field name in it, comes from the one validating
-//! path. What the fast lane accepts it reads exactly as prost would: scalars last-wins,
+//! path. What the fast lane accepts it reads exactly as prost would (`strength` too, a
+//! double of eight little-endian bytes): scalars last-wins,
 //! repeated fields concatenated, packed or unpacked `scores` (tests compare the two
 //! paths on random and hand-made encodings).
 
@@ -34,6 +35,7 @@ const SELECT_PLAY_PATH: &str = "/climbot.v1.BotService/SelectPlay";
 
 /// Protobuf wire types (the low 3 bits of a field key).
 const VARINT: u64 = 0;
+const FIXED64: u64 = 1;
 const LENGTH_DELIMITED: u64 = 2;
 
 /// A cursor over one message's bytes. Every read returns `None` on anything unexpected,
@@ -86,6 +88,18 @@ impl<'a> Reader<'a> {
         (wire_type == VARINT).then(|| self.varint())?
     }
 
+    /// A 64-bit field's value as a double (`strength`), `None` unless `wire_type` is
+    /// fixed 64-bit.
+    #[inline]
+    pub(crate) fn double_field(&mut self, wire_type: u64) -> Option<f64> {
+        if wire_type != FIXED64 {
+            return None;
+        }
+        let (bytes, rest) = self.buf.split_first_chunk::<8>()?;
+        self.buf = rest;
+        Some(f64::from_le_bytes(*bytes))
+    }
+
     /// A length-delimited field's bytes, `None` unless `wire_type` is length-delimited.
     #[inline]
     pub(crate) fn bytes_field(&mut self, wire_type: u64) -> Option<Reader<'a>> {
@@ -118,6 +132,7 @@ pub fn parse_select_play(bytes: &[u8]) -> Option<SelectPlayInput> {
             4 => header.budget_ms = Some(r.varint_field(wire_type)? as u32),
             5 => header.explain = r.varint_field(wire_type)? != 0,
             6 => header.max_iterations = Some(r.varint_field(wire_type)? as u32),
+            7 => header.strength = Some(r.double_field(wire_type)?),
             _ => return None,
         }
     }
@@ -290,21 +305,39 @@ mod tests {
     use proptest::prelude::*;
     use proptest::strategy::ValueTree;
 
+    /// A request's reading: its header, with `strength` as its bits (so that a NaN
+    /// reads equal to the same NaN), and its view.
+    type Reading = ((RequestHeader, Option<u64>), crate::lexio::ViewInput);
+
+    fn reading(header: RequestHeader, view: crate::lexio::ViewInput) -> Reading {
+        let strength = header.strength.map(f64::to_bits);
+        (
+            (
+                RequestHeader {
+                    strength: None,
+                    ..header
+                },
+                strength,
+            ),
+            view,
+        )
+    }
+
     /// What the prost path reads from the same bytes, in the fast lane's shape: `None`
     /// when prost refuses the bytes or the view is not a Lexio view with real tiles.
-    fn via_prost(bytes: &[u8]) -> Option<(RequestHeader, crate::lexio::ViewInput)> {
+    fn via_prost(bytes: &[u8]) -> Option<Reading> {
         let request = pb::SelectPlayRequest::decode(bytes).ok()?;
         let (header, _) = SelectPlayInput::Wire(request.clone()).into_parts();
         match request.view?.game? {
-            pb::game_view::Game::Lexio(view) => Some((header, view_input(view).ok()?)),
+            pb::game_view::Game::Lexio(view) => Some(reading(header, view_input(view).ok()?)),
             _ => None,
         }
     }
 
     /// The fast lane's reading, `None` when it hands the bytes to prost.
-    fn via_fast_lane(bytes: &[u8]) -> Option<(RequestHeader, crate::lexio::ViewInput)> {
+    fn via_fast_lane(bytes: &[u8]) -> Option<Reading> {
         match parse_select_play(bytes)? {
-            SelectPlayInput::Lexio { header, view } => Some((header, view)),
+            SelectPlayInput::Lexio { header, view } => Some(reading(header, view)),
             SelectPlayInput::Wire(_) => unreachable!("the fast lane only reads Lexio"),
         }
     }
@@ -329,6 +362,7 @@ mod tests {
                     budget_ms: (seed == 3).then_some(250),
                     explain: seed == 1,
                     max_iterations: (seed == 2).then_some(300),
+                    strength: (seed != 2).then_some(requests.len() as f64 * 37.5),
                 });
                 let action = easy_action(players, view.hand(), view.table());
                 if round.apply(action).unwrap() {
@@ -439,7 +473,19 @@ mod tests {
         let mut with_finished_seat = follow.encode_to_vec();
         field(&mut with_finished_seat, 5, &finished_seat);
         let full = request_around(&canonical);
+        // `strength` as a varint, and cut short of its eight bytes.
+        let mut strength_as_varint = full.clone();
+        varint_field(&mut strength_as_varint, 7, 700);
+        let mut strength_cut = full.clone();
+        prost::encoding::encode_key(
+            7,
+            prost::encoding::WireType::SixtyFourBit,
+            &mut strength_cut,
+        );
+        strength_cut.extend_from_slice(&700f64.to_le_bytes()[..5]);
         for bytes in [
+            strength_as_varint,
+            strength_cut,
             request_around(&table_twice),
             request_around(&tiles_only_table),
             request_around(&with_finished_seat),
@@ -474,6 +520,36 @@ mod tests {
                 .varint_field(LENGTH_DELIMITED)
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_strength_takes_the_fast_lane_and_reads_as_prost_reads_it() {
+        let request = pb::SelectPlayRequest {
+            strength: Some(812.25),
+            difficulty: 0,
+            ..real_requests()[3].clone()
+        };
+        let bytes = request.encode_to_vec();
+        let fast = via_fast_lane(&bytes).expect("a request with a strength takes the fast lane");
+        assert_eq!(fast.0.1, Some(812.25f64.to_bits()));
+        assert_eq!(Some(fast), via_prost(&bytes));
+        // Sent twice, the last one wins; a NaN and an infinity read as themselves.
+        for (first, last) in [(100.0, 2000.0), (1.0, f64::NAN), (0.0, f64::NEG_INFINITY)] {
+            let mut twice = pb::SelectPlayRequest {
+                strength: Some(first),
+                ..request.clone()
+            }
+            .encode_to_vec();
+            prost::encoding::encode_key(7, prost::encoding::WireType::SixtyFourBit, &mut twice);
+            twice.extend_from_slice(&last.to_le_bytes());
+            let fast = via_fast_lane(&twice).expect("the fast lane");
+            assert_eq!(fast.0.1, Some(last.to_bits()));
+            assert_eq!(Some(fast), via_prost(&twice));
+        }
+        let mut r = Reader::new(&[1, 2, 3]);
+        assert_eq!(r.double_field(FIXED64), None, "fewer than eight bytes");
+        assert_eq!(Reader::new(&[0; 8]).double_field(VARINT), None);
+        assert_eq!(Reader::new(&[0; 8]).double_field(FIXED64), Some(0.0));
     }
 
     /// Mostly real tiles, so that many requests take the fast lane.
@@ -531,9 +607,13 @@ mod tests {
             any::<Option<u32>>(),
             any::<bool>(),
             any::<Option<u32>>(),
+            prop::option::of(prop_oneof![
+                3 => 0.0..3000.0f64,
+                1 => any::<f64>(),
+            ]),
         )
             .prop_map(
-                |(view, difficulty, seed, budget_ms, explain, max_iterations)| {
+                |(view, difficulty, seed, budget_ms, explain, max_iterations, strength)| {
                     pb::SelectPlayRequest {
                         view: Some(pb::GameView {
                             game: Some(pb::game_view::Game::Lexio(view)),
@@ -543,6 +623,7 @@ mod tests {
                         budget_ms,
                         explain,
                         max_iterations,
+                        strength,
                     }
                 },
             )

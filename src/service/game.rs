@@ -8,11 +8,12 @@
 use crate::bot::{DecisionContext, Difficulty, Explained, StableHasher};
 use crate::daifugo::Daifugo;
 use crate::dalmuti::Dalmuti;
-use crate::game::{Game, GameKind};
+use crate::game::{Game, GameKind, Policy};
 use crate::learn::Learnable;
 use crate::lexio::Lexio;
 use crate::pb;
 use crate::search::analysis::{self, AnalysisError, Category, Reviewable};
+use crate::service::dial::DialGame;
 use crate::service::error::ServiceError;
 use crate::service::{daifugo, dalmuti, lexio};
 
@@ -24,14 +25,13 @@ pub trait GameAdapter: Send + Sync + 'static {
     fn fingerprint(&self) -> u64;
     /// Whether the game has a bot at this level.
     fn supports(&self, difficulty: Difficulty) -> bool;
+    /// The setting of the game's strength dial nearest `strength` (a finite number at
+    /// least 0, checked by [`strength_from_wire`]); INTERNAL if the game's dial table
+    /// does not parse (the server checks them as it starts).
+    fn dial(&self, strength: f64) -> Result<DialChoice, ServiceError>;
     /// The bot's decision, with the scored candidates when `explain` is set (`None` if
     /// the level is missing; callers check [`GameAdapter::supports`] first).
-    fn decide(
-        &self,
-        difficulty: Difficulty,
-        explain: bool,
-        ctx: &mut DecisionContext<'_>,
-    ) -> Option<Answer>;
+    fn decide(&self, level: Level, explain: bool, ctx: &mut DecisionContext<'_>) -> Option<Answer>;
     /// Every legal action.
     fn legal_plays(&self) -> pb::ListLegalPlaysResponse;
     /// Checks a decision to review: INVALID_ARGUMENT naming `decision` unless it is a
@@ -51,7 +51,7 @@ pub trait GameAdapter: Send + Sync + 'static {
 
 /// A game's wire codec: its case of each `oneof` in the API. A game the service serves
 /// is searched by EXPERT and analyzed by AnalyzePlay.
-pub trait WireGame: Game + Learnable + Reviewable {
+pub trait WireGame: Game + Learnable + Reviewable + DialGame {
     /// The game's identity in the service (seeds, metrics, logs).
     const KIND: GameKind;
     /// A validated view back on the wire (for clients written in Rust: the arena's
@@ -91,13 +91,34 @@ impl<G: WireGame> GameAdapter for Validated<G> {
         G::policy(difficulty).is_some()
     }
 
-    fn decide(
-        &self,
-        difficulty: Difficulty,
-        explain: bool,
-        ctx: &mut DecisionContext<'_>,
-    ) -> Option<Answer> {
-        let policy = G::policy(difficulty)?;
+    fn dial(&self, strength: f64) -> Result<DialChoice, ServiceError> {
+        let table = G::dial().as_ref().map_err(|error| {
+            ServiceError::Internal(format!(
+                "the strength dial of {} does not parse: {error}",
+                G::KIND.name()
+            ))
+        })?;
+        let index = table.nearest_index(strength);
+        let setting = &table.settings()[index];
+        Ok(DialChoice {
+            index,
+            rating: setting.rating(),
+            base: setting.base(),
+            bot: setting.bot(),
+        })
+    }
+
+    fn decide(&self, level: Level, explain: bool, ctx: &mut DecisionContext<'_>) -> Option<Answer> {
+        let policy: &dyn Policy<G> = match level {
+            Level::Served(difficulty) => G::policy(difficulty)?,
+            Level::Dial(choice) => G::dial()
+                .as_ref()
+                .ok()?
+                .settings()
+                .get(choice.index)?
+                .policy(),
+        };
+        let difficulty = level.difficulty();
         let to_wire = |d: &G::Decision| pb::Decision {
             game: Some(G::decision_to_wire(d)),
         };
@@ -390,6 +411,68 @@ pub fn derive_seed(game: GameKind, fingerprint: u64, difficulty: Difficulty) -> 
         .finish()
 }
 
+/// The seed derived for a SelectPlay view when the request has none, for what plays
+/// it: a level's is [`derive_seed`]'s; a dial setting's is its base level's when the
+/// setting is the plain level (`hard`), else the bot's name is mixed in after it:
+///
+/// ```text
+/// StableHasher::new()
+///     .bytes(game tag)          // b"lexio", b"daifugo"
+///     .u64(view.fingerprint())
+///     .u64(difficulty number)   // the setting's base level: EASY=1 .. EXPERT=4
+///     .bytes(b"dial:")
+///     .bytes(bot name)          // b"normal/temperature=2"
+///     .finish()
+/// ```
+pub fn derive_level_seed(game: GameKind, fingerprint: u64, level: Level) -> u64 {
+    match level {
+        Level::Served(difficulty) => derive_seed(game, fingerprint, difficulty),
+        Level::Dial(choice) if choice.bot == choice.base.name() => {
+            derive_seed(game, fingerprint, choice.base)
+        }
+        Level::Dial(choice) => StableHasher::new()
+            .bytes(game.name().as_bytes())
+            .u64(fingerprint)
+            .u64(difficulty_to_wire(choice.base) as u64)
+            .bytes(b"dial:")
+            .bytes(choice.bot.as_bytes())
+            .finish(),
+    }
+}
+
+/// What plays a SelectPlay request: a level, or a setting of the strength dial.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Level {
+    /// The level the request asked for (or the server's default).
+    Served(Difficulty),
+    /// The dial's setting nearest the request's `strength`.
+    Dial(DialChoice),
+}
+
+impl Level {
+    /// The level served: the one asked for, or the one the dial's setting is built
+    /// from. Decision slots, budgets, metrics and the response follow it.
+    pub fn difficulty(self) -> Difficulty {
+        match self {
+            Level::Served(difficulty) => difficulty,
+            Level::Dial(choice) => choice.base,
+        }
+    }
+}
+
+/// The setting of a game's strength dial that serves a request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DialChoice {
+    /// Its index in the game's table, weakest first.
+    pub index: usize,
+    /// Its measured rating on the game's ladder scale (random = 0).
+    pub rating: f64,
+    /// The level its bot is built from.
+    pub base: Difficulty,
+    /// Its bot's arena name (`hard`, `normal/temperature=2`).
+    pub bot: &'static str,
+}
+
 /// The seed derived for an AnalyzePlay view when the request has none: as
 /// [`derive_seed`], with the tag `b"analyze"` in place of the difficulty, so that an
 /// analysis and a SelectPlay of the same view draw different deals:
@@ -417,6 +500,37 @@ pub fn difficulty_to_wire(d: Difficulty) -> pb::Difficulty {
         Difficulty::Hard => pb::Difficulty::Hard,
         Difficulty::Expert => pb::Difficulty::Expert,
     }
+}
+
+/// A request's `strength`, checked: `None` when absent; INVALID_ARGUMENT naming
+/// `strength` when it is not a finite number at least 0, or when `difficulty` (the
+/// request's wire value) is set too.
+pub fn strength_from_wire(
+    strength: Option<f64>,
+    difficulty: i32,
+) -> Result<Option<f64>, ServiceError> {
+    let Some(strength) = strength else {
+        return Ok(None);
+    };
+    if !strength.is_finite() || strength < 0.0 {
+        return Err(ServiceError::invalid(
+            "strength",
+            format!(
+                "{strength} is not a strength: expected a finite number at least 0 \
+                 (the game's ladder rating, random = 0)"
+            ),
+        ));
+    }
+    if difficulty != pb::Difficulty::Unspecified as i32 {
+        return Err(ServiceError::invalid(
+            "strength",
+            format!(
+                "set together with difficulty {difficulty}: send one of them (difficulty \
+                 DIFFICULTY_UNSPECIFIED with a strength)"
+            ),
+        ));
+    }
+    Ok(Some(strength))
 }
 
 /// The difficulty a request asks for (`UNSPECIFIED` = `default`).
@@ -455,6 +569,60 @@ mod tests {
             game: Some(pb::decision::Game::Lexio(pb::LexioDecision {
                 decision: Some(pb::lexio_decision::Decision::Pass(pb::LexioPass {})),
             })),
+        }
+    }
+
+    #[test]
+    fn a_dial_setting_seeds_as_its_level_when_plain_and_by_its_name_otherwise() {
+        let choice = |bot: &'static str, base| {
+            Level::Dial(DialChoice {
+                index: 0,
+                rating: 700.0,
+                base,
+                bot,
+            })
+        };
+        let (game, fingerprint) = (GameKind::Dalmuti, 0x1234_5678);
+        let seed = |level| derive_level_seed(game, fingerprint, level);
+        for level in Difficulty::ALL {
+            let served = derive_seed(game, fingerprint, level);
+            assert_eq!(seed(Level::Served(level)), served);
+            assert_eq!(seed(choice(level.name(), level)), served);
+        }
+        let variant = seed(choice("normal/temperature=2", Difficulty::Normal));
+        assert_ne!(variant, derive_seed(game, fingerprint, Difficulty::Normal));
+        assert_ne!(
+            variant,
+            seed(choice("normal/temperature=3", Difficulty::Normal))
+        );
+        assert_eq!(
+            variant,
+            StableHasher::new()
+                .bytes(b"dalmuti")
+                .u64(fingerprint)
+                .u64(2)
+                .bytes(b"dial:normal/temperature=2")
+                .finish(),
+            "the formula docs/api.md gives"
+        );
+    }
+
+    #[test]
+    fn a_strength_is_a_finite_number_at_least_0_without_a_difficulty() {
+        assert_eq!(strength_from_wire(None, 3), Ok(None));
+        assert_eq!(strength_from_wire(Some(0.0), 0), Ok(Some(0.0)));
+        assert_eq!(strength_from_wire(Some(1e6), 0), Ok(Some(1e6)));
+        for (strength, difficulty) in [
+            (f64::NAN, 0),
+            (f64::INFINITY, 0),
+            (-0.5, 0),
+            (800.0, 1),
+            (800.0, 99),
+        ] {
+            match strength_from_wire(Some(strength), difficulty) {
+                Err(ServiceError::InvalidArgument { field, .. }) => assert_eq!(field, "strength"),
+                other => panic!("{strength} with {difficulty}: {other:?}"),
+            }
         }
     }
 

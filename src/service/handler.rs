@@ -138,11 +138,26 @@ impl BotHandler {
         input: SelectPlayInput,
     ) -> Result<pb::SelectPlayResponse, ServiceError> {
         let (request, view) = input.into_parts();
-        let difficulty = game::difficulty_from_wire(request.difficulty, self.default_difficulty)?;
-        call.difficulty = Some(difficulty);
+        // A level asked for is known before the view; the dial's setting for a strength,
+        // and so the level served, depends on the view's game.
+        let asked = match game::strength_from_wire(request.strength, request.difficulty)? {
+            Some(strength) => Asked::Strength(strength),
+            None => {
+                let difficulty =
+                    game::difficulty_from_wire(request.difficulty, self.default_difficulty)?;
+                call.difficulty = Some(difficulty);
+                Asked::Level(difficulty)
+            }
+        };
         call.seed = request.seed;
         // Decoding, validation and EASY run on the request's task.
         let view = self.decode_view(call, view, request.seed)?;
+        let level = match asked {
+            Asked::Level(difficulty) => game::Level::Served(difficulty),
+            Asked::Strength(strength) => game::Level::Dial(view.dial(strength)?),
+        };
+        let difficulty = level.difficulty();
+        call.difficulty = Some(difficulty);
         if !view.supports(difficulty) {
             return Err(ServiceError::Unimplemented {
                 game: view.game(),
@@ -153,7 +168,7 @@ impl BotHandler {
         check_at_least_one("max_iterations", request.max_iterations)?;
         let seed = request
             .seed
-            .unwrap_or_else(|| game::derive_seed(view.game(), view.fingerprint(), difficulty));
+            .unwrap_or_else(|| game::derive_level_seed(view.game(), view.fingerprint(), level));
         call.seed = Some(seed);
         call.span.record("seed", seed);
         let plan = self.plan(call, timeout, request.budget_ms)?;
@@ -168,17 +183,17 @@ impl BotHandler {
             let t0 = Instant::now();
             let answer = catch_panic("deciding", || {
                 self.fault(FaultPoint::Decide, Some(seed));
-                view.decide(difficulty, explain, &mut ctx)
+                view.decide(level, explain, &mut ctx)
             })?;
-            return self.respond(call, difficulty, seed, answer, &ctx.work(), t0.elapsed());
+            return self.respond(call, level, seed, answer, &ctx.work(), t0.elapsed());
         }
         let max_iterations = request.max_iterations.map(u64::from);
         let (answer, work, compute) = self
             .compute(client, plan, seed, max_iterations, "deciding", move |ctx| {
-                view.decide(difficulty, explain, ctx)
+                view.decide(level, explain, ctx)
             })
             .await?;
-        self.respond(call, difficulty, seed, answer, &work, compute)
+        self.respond(call, level, seed, answer, &work, compute)
     }
 
     /// Decodes and validates a request's view on the request's task, recording its game
@@ -340,12 +355,13 @@ impl BotHandler {
     fn respond(
         &self,
         call: &mut CallRecord,
-        difficulty: Difficulty,
+        level: game::Level,
         seed: u64,
         answer: Option<game::Answer>,
         work: &Work,
         compute: Duration,
     ) -> Result<pb::SelectPlayResponse, ServiceError> {
+        let difficulty = level.difficulty();
         let answer = answer.ok_or_else(|| {
             ServiceError::Internal(format!(
                 "no {} policy at {}",
@@ -362,6 +378,10 @@ impl BotHandler {
             difficulty: game::difficulty_to_wire(difficulty) as i32,
             compute_micros: u64::try_from(compute.as_micros()).unwrap_or(u64::MAX),
             explanation: answer.explanation,
+            strength: match level {
+                game::Level::Served(_) => None,
+                game::Level::Dial(choice) => Some(choice.rating),
+            },
         })
     }
 
@@ -405,6 +425,14 @@ impl BotService for BotHandler {
         call.finish(&result);
         result.map(Response::new).map_err(Status::from)
     }
+}
+
+/// What a SelectPlay request asks for: a level, or a strength on the dial.
+enum Asked {
+    /// A level (the server's default for `DIFFICULTY_UNSPECIFIED`).
+    Level(Difficulty),
+    /// A checked strength (finite, at least 0).
+    Strength(f64),
 }
 
 /// INVALID_ARGUMENT naming `field` when it is set to 0.
@@ -456,7 +484,7 @@ pub enum SelectPlayInput {
 }
 
 /// SelectPlay's fields other than the view, as on the wire.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RequestHeader {
     /// `difficulty` (an open enum: any value).
     pub difficulty: i32,
@@ -468,6 +496,8 @@ pub struct RequestHeader {
     pub explain: bool,
     /// `max_iterations`.
     pub max_iterations: Option<u32>,
+    /// `strength`.
+    pub strength: Option<f64>,
 }
 
 impl SelectPlayInput {
@@ -481,6 +511,7 @@ impl SelectPlayInput {
                     budget_ms: r.budget_ms,
                     explain: r.explain,
                     max_iterations: r.max_iterations,
+                    strength: r.strength,
                 },
                 WireView::Proto(r.view),
             ),

@@ -11,6 +11,7 @@ pub mod budget;
 pub mod config;
 pub mod daifugo;
 pub mod dalmuti;
+pub mod dial;
 mod error;
 pub mod fair;
 pub mod fast_lane;

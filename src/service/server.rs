@@ -32,6 +32,9 @@ pub async fn run(
     metrics_listener: Option<TcpListener>,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServeError> {
+    // A dial table that does not parse stops the server here, not the calls that
+    // ask for a strength.
+    super::dial::check_tables()?;
     let handle = metrics::install();
     let metrics_task = metrics_listener.map(|l| tokio::spawn(metrics::serve(l, handle)));
     let _abort_metrics = AbortOnDrop(metrics_task);

@@ -8,7 +8,7 @@
 use crate::bot::{DecisionContext, Difficulty};
 use crate::game::GameKind;
 use crate::loadtest::LoadtestError;
-use crate::service::game::{WireView, decode};
+use crate::service::game::{Level, WireView, decode};
 use std::time::{Duration, Instant};
 
 /// Playouts per EXPERT decision while warming: enough to run every part of the search
@@ -43,7 +43,7 @@ pub fn warm() -> Result<(usize, Duration), LoadtestError> {
             for explain in [false, true] {
                 let mut ctx = DecisionContext::unbounded(game.fingerprint())
                     .with_max_iterations(Some(WARM_ITERATIONS));
-                game.decide(difficulty, explain, &mut ctx);
+                game.decide(Level::Served(difficulty), explain, &mut ctx);
                 decisions += 1;
             }
         }

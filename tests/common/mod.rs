@@ -262,6 +262,7 @@ pub fn select(view: pb::LexioView, difficulty: pb::Difficulty) -> pb::SelectPlay
         seed: None,
         budget_ms: None,
         max_iterations: None,
+        strength: None,
     }
 }
 

@@ -11,7 +11,7 @@
 use climbot::bot::{DecisionContext, Difficulty};
 use climbot::pb;
 use climbot::service::fast_lane::parse_select_play;
-use climbot::service::game::{self, WireView};
+use climbot::service::game::{self, Level, WireView};
 use climbot::service::{RequestHeader, SelectPlayInput};
 use prost::Message;
 use prost_reflect::{
@@ -46,6 +46,8 @@ pub fn corpus_of(seeds: u64, games: &[&str]) -> Vec<Vec<u8>> {
                     view: Some(view),
                     difficulty: (i % 5) as i32,
                     seed: Some(seed),
+                    // Some with a strength (most of them valid ones: no difficulty).
+                    strength: (i % 3 == 0).then_some(i as f64 * 97.0),
                     ..Default::default()
                 }
                 .encode_to_vec(),
@@ -88,9 +90,18 @@ pub fn exercise(bytes: &[u8], hard: bool) -> Reached {
 
 fn check_view(header: RequestHeader, view: WireView, hard: bool, reached: &mut Reached) {
     let _ = game::difficulty_from_wire(header.difficulty, Difficulty::Easy);
+    let strength = game::strength_from_wire(header.strength, header.difficulty);
     let Ok(view) = game::decode(view) else {
         return;
     };
+    if let Ok(Some(strength)) = strength {
+        let choice = view.dial(strength).expect("every game has a strength dial");
+        let seed = game::derive_level_seed(view.game(), view.fingerprint(), Level::Dial(choice));
+        if choice.base == Difficulty::Easy || (hard && choice.base != Difficulty::Expert) {
+            let mut ctx = DecisionContext::unbounded(seed);
+            assert!(view.decide(Level::Dial(choice), true, &mut ctx).is_some());
+        }
+    }
     reached.valid = true;
     let legal = view.legal_plays();
     let seed = header
@@ -98,7 +109,7 @@ fn check_view(header: RequestHeader, view: WireView, hard: bool, reached: &mut R
         .unwrap_or_else(|| game::derive_seed(view.game(), view.fingerprint(), Difficulty::Easy));
     let easy = view
         .decide(
-            Difficulty::Easy,
+            Level::Served(Difficulty::Easy),
             header.explain,
             &mut DecisionContext::unbounded(seed),
         )
@@ -120,7 +131,7 @@ fn check_view(header: RequestHeader, view: WireView, hard: bool, reached: &mut R
     if hard {
         let stop = || false;
         let mut ctx = DecisionContext::new(seed, &stop);
-        let _ = view.decide(Difficulty::Hard, true, &mut ctx);
+        let _ = view.decide(Level::Served(Difficulty::Hard), true, &mut ctx);
     }
 }
 

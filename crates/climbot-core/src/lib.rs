@@ -42,6 +42,7 @@
 pub mod bot;
 pub mod daifugo;
 pub mod dalmuti;
+pub mod dial;
 pub mod game;
 pub mod learn;
 pub mod lexio;

@@ -148,6 +148,42 @@ async function play(bot: Bot, name: string, view: GameView, difficulty: Difficul
   );
 }
 
+/** A decision at a strength on the game's ladder rating scale (Elo, random = 0) instead
+ * of a level: the server plays its calibrated setting nearest the target and answers
+ * with that setting's rating and the level it is built from. A strength sent with a
+ * level is refused naming `strength`. */
+async function withStrength(bot: Bot, name: string, view: GameView): Promise<void> {
+  const options = { timeoutMs: 2000 };
+  const decisions = legalDecisions(await bot.listLegalPlays({ view }, options));
+  if (decisions.length === 0) throw new Error(`${name}: no legal decision listed`);
+  const strength = 900;
+  const reply = await bot.selectPlay({ view, strength, maxIterations: 200 }, options);
+  const decision = reply.decision;
+  if (!decision || !decisions.some((d) => equals(DecisionSchema, d, decision))) {
+    throw new Error(`${name}: the decision is not among the ${decisions.length} legal ones`);
+  }
+  if (reply.strength === undefined || reply.difficulty === Difficulty.UNSPECIFIED) {
+    throw new Error(`${name}: the answer says no strength or no level`);
+  }
+  const again = await bot.selectPlay({ view, strength, maxIterations: 200, seed: reply.seed }, options);
+  if (!again.decision || !equals(DecisionSchema, again.decision, decision)) {
+    throw new Error(`${name}: the replay at strength ${strength} with seed ${reply.seed} differs`);
+  }
+  try {
+    await bot.selectPlay({ view, strength, difficulty: Difficulty.HARD }, options);
+  } catch (error) {
+    const e = ConnectError.from(error);
+    if (e.code !== Code.InvalidArgument || !e.rawMessage.startsWith("strength: ")) {
+      throw new Error(`${name}: a strength with a level: got ${e.message}`);
+    }
+    console.log(
+      `${name}: strength ${strength} plays the setting rated ${reply.strength} (${Difficulty[reply.difficulty]})`,
+    );
+    return;
+  }
+  throw new Error(`${name}: a strength with a level was accepted`);
+}
+
 /** A hint for a human in this seat: the best three decisions with the outcome each is
  * expected to give, and the review of the one the player considers (here the last legal
  * decision). A fixed maxIterations makes it replayable with the echoed seed. */
@@ -272,6 +308,9 @@ async function main(): Promise<void> {
     ["lexio", () => play(bot, "lexio", lexioView(), Difficulty.HARD)],
     ["dalmuti", () => play(bot, "dalmuti", dalmutiView(), Difficulty.HARD)],
     ["daifugo", () => play(bot, "daifugo", daifugoView(), Difficulty.HARD)],
+    ["lexio strength", () => withStrength(bot, "lexio", lexioView())],
+    ["dalmuti strength", () => withStrength(bot, "dalmuti", dalmutiView())],
+    ["daifugo strength", () => withStrength(bot, "daifugo", daifugoView())],
     ["lexio hint", () => hint(bot, "lexio", lexioView())],
     ["dalmuti hint", () => hint(bot, "dalmuti", dalmutiView())],
     ["daifugo hint", () => hint(bot, "daifugo", daifugoView())],

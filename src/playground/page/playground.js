@@ -207,6 +207,7 @@ function levelsChanged() {
   const human = $("human-seat").value === "" ? null : Number($("human-seat").value);
   const box = $("levels");
   const old = Array.from(box.querySelectorAll("select")).map((s) => s.value);
+  const oldStrengths = Array.from(box.querySelectorAll("input.strength")).map((s) => s.value);
   box.innerHTML = "";
   let bot = 0;
   for (let seat = 0; seat < n; seat++) {
@@ -218,6 +219,17 @@ function levelsChanged() {
     select.innerHTML = LEVELS.map((l) => `<option>${l}</option>`).join("");
     select.value = old[bot] || "hard";
     label.appendChild(select);
+    // A strength on the game's ladder rating scale (random = 0), when set, replaces the
+    // level: the bot is the server's calibrated setting nearest it.
+    const strength = document.createElement("input");
+    strength.type = "number";
+    strength.min = "0";
+    strength.step = "1";
+    strength.className = "strength";
+    strength.placeholder = "strength";
+    strength.title = "a rating on the game's ladder (random = 0); empty: the level";
+    strength.value = oldStrengths[bot] || "";
+    label.appendChild(strength);
     box.appendChild(label);
     bot += 1;
   }
@@ -228,7 +240,10 @@ async function newTable() {
   const request = {
     game: $("game").value,
     players: Number($("players").value),
-    levels: Array.from(document.querySelectorAll("#levels select")).map((s) => s.value),
+    levels: Array.from(document.querySelectorAll("#levels label")).map((label) => {
+      const strength = label.querySelector("input.strength").value;
+      return strength === "" ? label.querySelector("select").value : Number(strength);
+    }),
     seed: Number($("seed").value),
     rounds: Number($("rounds").value),
   };
