@@ -2,7 +2,8 @@
 """The playground page in a real browser: headless Chromium driven by Selenium.
 
 Starts `climbot playground` on a free port, then by clicking only: plays a whole Lexio
-round, a whole Daifugo game and two whole Dalmuti hands from the human seat, checks that
+round, a whole Daifugo game and two whole Dalmuti hands from the human seat (the first
+bot of each at a strength on the dial, shown in its seat), checks that
 the human's hand shows (every card disabled) while bots play, from each deal on, checks
 on every turn that cards outside every legal action cannot be picked, that nothing but a
 legal action can be submitted and that "You" and the seat to act are drawn at the view's
@@ -130,6 +131,10 @@ def shot(driver, out, name, size=DESKTOP):
     print(f"  screenshot {path}")
 
 
+# The strength the first bot of every table set up by hand plays at.
+STRENGTH = 900
+
+
 def new_table(driver, url, game, players, human_seat, seed, rules=None, rounds=1, speed=4):
     driver.get(url)
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
@@ -142,6 +147,8 @@ def new_table(driver, url, game, players, human_seat, seed, rules=None, rounds=1
     levels = driver.find_elements(By.CSS_SELECTOR, "#levels select")
     for i, select in enumerate(levels):
         Select(select).select_by_visible_text(["hard", "normal", "easy"][i % 3])
+    # The first bot plays at a strength on the dial instead of its level.
+    driver.find_elements(By.CSS_SELECTOR, "#levels input.strength")[0].send_keys(str(STRENGTH))
     for field, value in [("rounds", rounds), ("seed", seed)]:
         box = driver.find_element(By.ID, field)
         box.clear()
@@ -150,6 +157,9 @@ def new_table(driver, url, game, players, human_seat, seed, rules=None, rounds=1
     driver.execute_script(f"document.getElementById('speed').value = {speed};")
     driver.find_element(By.ID, "start").click()
     WebDriverWait(driver, 30).until(lambda d: status(d) != "")
+    WebDriverWait(driver, 30).until(
+        lambda d: f"strength {STRENGTH}" in d.find_element(By.ID, "seats").text
+    )
 
 
 def cards(driver):
