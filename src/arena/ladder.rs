@@ -518,9 +518,9 @@ impl LadderReport {
     /// table size and the `command` that made it, then one line per level, weakest
     /// first: its rating, the low and high ends of its 95% interval (relative to the
     /// anchor's pinned rating) and its bot name. `random` is left out (the dial never
-    /// plays it); two levels measured at the same whole rating are refused, since the
-    /// dial must rise strictly.
-    pub fn to_dial_table(&self, title: &str, command: &str) -> Result<String, String> {
+    /// plays it), and so is the second of two levels measured at the same whole rating
+    /// (with a comment saying so), since the dial must rise strictly.
+    pub fn to_dial_table(&self, title: &str, command: &str) -> String {
         use std::fmt::Write as _;
         let mut rows: Vec<&Rating> = self
             .ratings
@@ -558,10 +558,14 @@ impl LadderReport {
             if let Some((before, name)) = last
                 && rating <= before
             {
-                return Err(format!(
-                    "{name} and {} measured at the same rating ({rating}): drop one",
+                // The dial must rise strictly: of two settings the calibration cannot
+                // tell apart, the weaker-rated (or first) one stays.
+                let _ = writeln!(
+                    out,
+                    "# left out: {} measured at the same rating as {name} ({rating})",
                     r.level
-                ));
+                );
+                continue;
             }
             let (lo, hi) = if std::ptr::eq(r, anchor) {
                 (r.elo, r.elo)
@@ -577,7 +581,7 @@ impl LadderReport {
             );
             last = Some((rating, &r.level));
         }
-        Ok(out)
+        out
     }
 
     /// The report as one JSON object.
@@ -694,8 +698,7 @@ mod tests {
             ("hard", 900.4, 850.0, 950.0),
             ("normal/temperature=4", 700.6, 650.2, 751.0),
         ])
-        .to_dial_table("Lexio", "climbot ladder --calibrate")
-        .unwrap();
+        .to_dial_table("Lexio", "climbot ladder --calibrate");
         let rows: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
         assert_eq!(
             rows,
@@ -709,7 +712,9 @@ mod tests {
         assert!(table.contains("# calibrated at 5 players by: climbot ladder --calibrate\n"));
         let tie = report(&[("easy", 595.0, 595.0, 595.0), ("hard", 595.2, 500.0, 700.0)])
             .to_dial_table("Lexio", "c");
-        assert!(tie.unwrap_err().contains("same rating"));
+        assert!(tie.contains("\n595 595 595 easy\n"), "{tie}");
+        assert!(tie.contains("# left out: hard measured at the same rating as easy (595)"));
+        assert!(!tie.contains(" hard\n"), "{tie}");
     }
 
     #[test]
