@@ -142,19 +142,67 @@ pub fn dial_grid(game: &str) -> Option<DialGrid> {
             title: "Lexio",
             pinned_level: "easy",
             pinned_rating: 595.0,
-            levels: &["easy", "normal", "hard", "expert"],
+            levels: &[
+                "easy",
+                "normal/temperature=3.5/margin=5",
+                "normal/temperature=3.2/margin=4.5",
+                "normal",
+                "hard/temperature=2.5/margin=3.5",
+                "hard/temperature=2/margin=3",
+                "hard/temperature=1.6/margin=2.5",
+                "hard/temperature=1.2/margin=2",
+                "hard",
+                "expert/iterations=60",
+                "expert/iterations=100",
+                "expert/iterations=180",
+                "expert/iterations=300",
+                "expert",
+            ],
         }),
         "dalmuti" => Some(DialGrid {
             title: "The Great Dalmuti",
             pinned_level: "easy",
             pinned_rating: 604.0,
-            levels: &["easy", "normal", "hard", "expert"],
+            levels: &[
+                "easy",
+                "normal/memory=8",
+                "normal/memory=12",
+                "normal",
+                "hard/memory=6",
+                "hard",
+                "expert/iterations=30",
+                "expert/iterations=60",
+                "expert/iterations=100",
+                "expert/iterations=180",
+                "expert/iterations=300",
+                "expert/iterations=500",
+                "expert",
+            ],
         }),
         "daifugo" => Some(DialGrid {
             title: "Daifugo",
             pinned_level: "easy",
             pinned_rating: 529.0,
-            levels: &["easy", "normal", "hard", "expert"],
+            levels: &[
+                "easy",
+                "normal/memory=1/temperature=1.35/margin=2.7",
+                "normal/memory=1/temperature=1.27/margin=2.55",
+                "normal/memory=1/temperature=1.2/margin=2.4",
+                "normal/memory=1/temperature=1/margin=2",
+                "normal/memory=1/temperature=0.8/margin=1.6",
+                "normal/memory=2/temperature=0.6/margin=1.2",
+                "normal/memory=4/temperature=0.4/margin=0.8",
+                "normal/memory=8",
+                "normal",
+                "hard/memory=6/temperature=0.1/margin=0.25",
+                "hard/memory=12/temperature=0.07/margin=0.15",
+                "hard/memory=24",
+                "hard/memory=48",
+                "hard",
+                "expert/iterations=100",
+                "expert/iterations=300",
+                "expert",
+            ],
         }),
         _ => None,
     }
@@ -715,6 +763,22 @@ mod tests {
         assert!(tie.contains("\n595 595 595 easy\n"), "{tie}");
         assert!(tie.contains("# left out: hard measured at the same rating as easy (595)"));
         assert!(!tie.contains(" hard\n"), "{tie}");
+    }
+
+    #[test]
+    fn every_dial_grid_starts_pinned_and_names_bots_of_its_game() {
+        use crate::game::Game;
+        let check = |game: &str, parses: &dyn Fn(&str) -> bool| {
+            let grid = dial_grid(game).unwrap();
+            assert_eq!(grid.levels[0], grid.pinned_level);
+            for level in grid.levels {
+                assert!(parses(level), "{game}: {level}");
+            }
+        };
+        check("lexio", &|l| crate::lexio::Lexio::bot(l).is_ok());
+        check("dalmuti", &|l| crate::dalmuti::Dalmuti::bot(l).is_ok());
+        check("daifugo", &|l| crate::daifugo::Daifugo::bot(l).is_ok());
+        assert!(dial_grid("chess").is_none());
     }
 
     #[test]
