@@ -675,28 +675,37 @@ mod tests {
         }
     }
 
+    /// A search of a pile of `tokens` with random playouts and no guide beyond them,
+    /// limited to `iterations` playouts.
+    fn search_pile(
+        settings: &Settings,
+        tokens: u32,
+        seed: u64,
+        iterations: u64,
+    ) -> SearchResult<u32> {
+        search::<Nim>(
+            &pile(tokens),
+            0,
+            &mut DecisionContext::unbounded(seed),
+            settings,
+            Limit {
+                iterations: Some(iterations),
+            },
+            &Guide {
+                weight: &|_| 1.0,
+                playout: &random_playout,
+                candidates: None,
+                inference: None,
+                reference: None,
+            },
+        )
+        .unwrap()
+    }
+
     #[test]
     fn finds_the_winning_move_and_is_reproducible() {
         let settings = Settings::default();
-        let run = |seed, limit| {
-            search::<Nim>(
-                &pile(4),
-                0,
-                &mut DecisionContext::unbounded(seed),
-                &settings,
-                Limit {
-                    iterations: Some(limit),
-                },
-                &Guide {
-                    weight: &|_| 1.0,
-                    playout: &random_playout,
-                    candidates: None,
-                    inference: None,
-                    reference: None,
-                },
-            )
-            .unwrap()
-        };
+        let run = |seed, limit| search_pile(&settings, 4, seed, limit);
         let result = run(1, 400);
         assert_eq!(result.decision, 1, "{result:?}");
         assert_eq!(result, run(1, 400));
@@ -714,23 +723,7 @@ mod tests {
                 look_ratio,
                 ..Settings::default()
             };
-            search::<Nim>(
-                &pile(4),
-                0,
-                &mut DecisionContext::unbounded(1),
-                &settings,
-                Limit {
-                    iterations: Some(4000),
-                },
-                &Guide {
-                    weight: &|_| 1.0,
-                    playout: &random_playout,
-                    candidates: None,
-                    inference: None,
-                    reference: None,
-                },
-            )
-            .unwrap()
+            search_pile(&settings, 4, 1, 4000)
         };
         let every = run(1.0);
         let doubling = run(2.0);
@@ -758,23 +751,7 @@ mod tests {
             elimination_z: f64::INFINITY,
             ..Settings::default()
         };
-        let result = search::<Nim>(
-            &pile(5),
-            0,
-            &mut DecisionContext::unbounded(3),
-            &settings,
-            Limit {
-                iterations: Some(37),
-            },
-            &Guide {
-                weight: &|_| 1.0,
-                playout: &random_playout,
-                candidates: None,
-                inference: None,
-                reference: None,
-            },
-        )
-        .unwrap();
+        let result = search_pile(&settings, 5, 3, 37);
         assert_eq!(result.iterations, 37);
         // 18 complete rounds of two candidates; the 37th playout's round is incomplete.
         assert!(result.candidates.iter().all(|c| c.visits == 18));
