@@ -2,7 +2,7 @@
 """The playground page in a real browser: headless Chromium driven by Selenium.
 
 Starts `climbot playground` on a free port, then by clicking only: plays a whole Lexio
-round, a whole Daifugo game and two whole Dalmuti hands from the human seat (the first
+round, a whole Daifugo game and two whole Dalmuti hands from the human seat (the last
 bot of each at a strength on the dial, shown in its seat), checks that
 the human's hand shows (every card disabled) while bots play, from each deal on, checks
 on every turn that cards outside every legal action cannot be picked, that nothing but a
@@ -131,7 +131,7 @@ def shot(driver, out, name, size=DESKTOP):
     print(f"  screenshot {path}")
 
 
-# The strength the first bot of every table set up by hand plays at.
+# The strength the last bot of every table set up by hand plays at.
 STRENGTH = 900
 
 
@@ -147,8 +147,9 @@ def new_table(driver, url, game, players, human_seat, seed, rules=None, rounds=1
     levels = driver.find_elements(By.CSS_SELECTOR, "#levels select")
     for i, select in enumerate(levels):
         Select(select).select_by_visible_text(["hard", "normal", "easy"][i % 3])
-    # The first bot plays at a strength on the dial instead of its level.
-    driver.find_elements(By.CSS_SELECTOR, "#levels input.strength")[0].send_keys(str(STRENGTH))
+    # The last bot plays at a strength on the dial instead of its level (the first
+    # stays hard, whose moves the explanation check opens).
+    driver.find_elements(By.CSS_SELECTOR, "#levels input.strength")[-1].send_keys(str(STRENGTH))
     for field, value in [("rounds", rounds), ("seed", seed)]:
         box = driver.find_element(By.ID, field)
         box.clear()
