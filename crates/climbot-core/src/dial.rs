@@ -7,10 +7,10 @@
 //!
 //! ```text
 //! # The strength dial of Lexio: bot settings and their ratings on the ladder's scale (random = 0).
-//! # calibrated at 5 players by: climbot ladder --game lexio --players 5 --blocks 20 --seed 31337
+//! # calibrated at 5 players by: climbot ladder --calibrate --game lexio --players 5 --blocks 30 --seed 71001
 //! # rating low high bot
-//! 595 349 841 easy
-//! 772 520 1025 normal
+//! 595 595 595 easy
+//! 687 616 759 normal/temperature=3.5/margin=5
 //! ```
 //!
 //! A line starting with `#` is a comment (blank lines are skipped too); every other
