@@ -135,7 +135,7 @@ impl<G: ArenaGame> Runner<G> {
     /// the local bot of that name.
     fn bot<'a>(&'a self, name: &str) -> Result<Box<dyn Policy<G> + 'a>, ArenaError> {
         if let Some(remote) = &self.remote
-            && let Some(d) = Difficulty::ALL.into_iter().find(|d| d.name() == name)
+            && let Some(d) = Difficulty::named(name)
         {
             let bot = RemoteBot::<G>::new(remote, d);
             // The local `expert` searches a set number of playouts: the server is asked

@@ -625,10 +625,7 @@ fn check_request(request: &Map<String, Value>) -> Result<NewTable, ApiError> {
         .iter()
         .enumerate()
         .map(|(i, level)| {
-            let named = Difficulty::ALL
-                .into_iter()
-                .find(|d| level.as_str() == Some(d.name()))
-                .map(Player::Bot);
+            let named = level.as_str().and_then(Difficulty::named).map(Player::Bot);
             // A number is a strength on the game's ladder rating scale.
             let strength = level
                 .as_u64()

@@ -126,10 +126,8 @@ impl Decider {
     fn new(args: &PlayArgs) -> Result<Decider, UecdaError> {
         match &args.via {
             Some(url) => {
-                let difficulty = Difficulty::ALL
-                    .into_iter()
-                    .find(|d| d.name() == args.level)
-                    .ok_or_else(|| UecdaError::Level {
+                let difficulty =
+                    Difficulty::named(&args.level).ok_or_else(|| UecdaError::Level {
                         level: args.level.clone(),
                         reason: "--via serves easy, normal, hard, expert".to_string(),
                     })?;

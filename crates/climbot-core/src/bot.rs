@@ -34,6 +34,11 @@ impl Difficulty {
         Difficulty::Expert,
     ];
 
+    /// The level whose [`Difficulty::name`] is `name`, if any.
+    pub fn named(name: &str) -> Option<Difficulty> {
+        Difficulty::ALL.into_iter().find(|d| d.name() == name)
+    }
+
     /// The lower-case name used in logs, metrics and the CLI.
     pub const fn name(self) -> &'static str {
         match self {

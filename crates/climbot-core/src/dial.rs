@@ -144,19 +144,20 @@ impl<G: Game> DialTable<G> {
             if base_name == "random" {
                 return Err(refuse(LineProblem::Random));
             }
-            let policy = G::bot(bot).map_err(|e| refuse(LineProblem::Bot(e)))?;
-            let level = base_name.split('-').next().unwrap_or(base_name);
-            let base = Difficulty::ALL
-                .into_iter()
-                .find(|d| d.name() == level)
-                .ok_or_else(|| refuse(LineProblem::NoLevel(bot.to_string())))?;
-            let policy = if bot == base.name() {
-                match G::policy(base) {
-                    Some(served) => Box::new(Borrowed(served)) as Box<dyn Policy<G>>,
+            let level = Difficulty::named(base_name.split('-').next().unwrap_or(base_name));
+            // A plain level is played by the level's served policy; any other name by
+            // the arena's bot of that name, which must be built from a level.
+            let (base, policy) = match level {
+                Some(base) if bot == base.name() => match G::policy(base) {
+                    Some(served) => (base, Box::new(Borrowed(served)) as Box<dyn Policy<G>>),
                     None => return Err(refuse(LineProblem::NotServed(base))),
+                },
+                _ => {
+                    let policy = G::bot(bot).map_err(|e| refuse(LineProblem::Bot(e)))?;
+                    let base =
+                        level.ok_or_else(|| refuse(LineProblem::NoLevel(bot.to_string())))?;
+                    (base, policy)
                 }
-            } else {
-                policy
             };
             settings.push(DialSetting {
                 rating,

@@ -157,14 +157,13 @@ impl<G: Game> Policy<G> for Borrowed<G> {
 /// (`easy/x=1`).
 pub fn served_bot<G: Game>(name: &str) -> Result<Box<dyn Policy<G>>, BotNameError> {
     let (base, overrides) = name.split_once('/').unwrap_or((name, ""));
-    let policy = Difficulty::ALL
-        .into_iter()
-        .find(|d| d.name() == base)
-        .and_then(G::policy)
-        .ok_or_else(|| BotNameError::Unknown {
-            game: G::NAME,
-            bot: base.to_string(),
-        })?;
+    let policy =
+        Difficulty::named(base)
+            .and_then(G::policy)
+            .ok_or_else(|| BotNameError::Unknown {
+                game: G::NAME,
+                bot: base.to_string(),
+            })?;
     no_overrides(base, overrides)?;
     Ok(Box::new(Borrowed(policy)))
 }
