@@ -28,7 +28,9 @@ use crate::arena::{ArenaGame, Follow, Followed, SeatTotals};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::game::{Game, Policy};
 use crate::pb;
-use crate::service::game::{GameAdapter, Level, Validated, analysis_unit, difficulty_to_wire};
+use crate::service::game::{
+    GameAdapter, Level, Validated, analysis_unit, dial_choice, difficulty_to_wire,
+};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::AssertUnwindSafe;
@@ -816,7 +818,7 @@ impl<G: ArenaGame> Policy<G> for Gate<G> {
             }
             (Some(Command::Step), Player::Strength(strength)) => {
                 // The setting is the dial's, as the server would choose it.
-                match Validated::<G>(view.clone()).dial(f64::from(strength)) {
+                match dial_choice::<G>(f64::from(strength)) {
                     Ok(choice) => self.step(Level::Dial(choice), Some(strength), view, ctx),
                     Err(error) => {
                         let decision = easy_decision::<G>(view, ctx);

@@ -92,20 +92,7 @@ impl<G: WireGame> GameAdapter for Validated<G> {
     }
 
     fn dial(&self, strength: f64) -> Result<DialChoice, ServiceError> {
-        let table = G::dial().as_ref().map_err(|error| {
-            ServiceError::Internal(format!(
-                "the strength dial of {} does not parse: {error}",
-                G::KIND.name()
-            ))
-        })?;
-        let index = table.nearest_index(strength);
-        let setting = &table.settings()[index];
-        Ok(DialChoice {
-            index,
-            rating: setting.rating(),
-            base: setting.base(),
-            bot: setting.bot(),
-        })
+        dial_choice::<G>(strength)
     }
 
     fn decide(&self, level: Level, explain: bool, ctx: &mut DecisionContext<'_>) -> Option<Answer> {
@@ -438,6 +425,25 @@ pub fn derive_level_seed(game: GameKind, fingerprint: u64, level: Level) -> u64 
             .bytes(choice.bot.as_bytes())
             .finish(),
     }
+}
+
+/// The setting of `G`'s strength dial nearest `strength` (see [`GameAdapter::dial`]):
+/// it depends on the game alone, not on a view.
+pub fn dial_choice<G: WireGame>(strength: f64) -> Result<DialChoice, ServiceError> {
+    let table = G::dial().as_ref().map_err(|error| {
+        ServiceError::Internal(format!(
+            "the strength dial of {} does not parse: {error}",
+            G::KIND.name()
+        ))
+    })?;
+    let index = table.nearest_index(strength);
+    let setting = &table.settings()[index];
+    Ok(DialChoice {
+        index,
+        rating: setting.rating(),
+        base: setting.base(),
+        bot: setting.bot(),
+    })
 }
 
 /// What plays a SelectPlay request: a level, or a setting of the strength dial.
