@@ -615,18 +615,9 @@ impl LadderReport {
                 );
                 continue;
             }
-            let (lo, hi) = if std::ptr::eq(r, anchor) {
-                (r.elo, r.elo)
-            } else {
-                r.ci95
-            };
-            let _ = writeln!(
-                out,
-                "{rating} {:.0} {:.0} {}",
-                lo.min(r.elo),
-                hi.max(r.elo),
-                r.level
-            );
+            // The anchor's interval is its pinned rating alone (it has no variance).
+            let (lo, hi) = r.ci95;
+            let _ = writeln!(out, "{rating} {lo:.0} {hi:.0} {}", r.level);
             last = Some((rating, &r.level));
         }
         out
