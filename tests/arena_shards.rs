@@ -124,6 +124,26 @@ fn three_arena_shards_merge_into_the_unsharded_report() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The unsharded run of `args` as JSON, and its two shard files in `dir`.
+fn whole_json_and_two_shards(dir: &Path, args: &[&str]) -> (String, Vec<PathBuf>) {
+    let mut whole_args = args.to_vec();
+    whole_args.push("--json");
+    let whole = stdout_of(&whole_args);
+    let files = (0..2).map(|i| shard(dir, args, i, 2)).collect();
+    (whole, files)
+}
+
+/// `climbot merge --json` of `files`, which must succeed.
+fn merged_json(files: &[&PathBuf]) -> String {
+    let out = merged(files, true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
 fn two_ladder_shards_merge_into_the_unsharded_ladder() {
     let dir = temp_dir("ladder-shards");
@@ -142,18 +162,9 @@ fn two_ladder_shards_merge_into_the_unsharded_ladder() {
         "--seed",
         "5",
     ];
-    let mut whole_args = args.to_vec();
-    whole_args.push("--json");
-    let whole = stdout_of(&whole_args);
-    let files: Vec<PathBuf> = (0..2).map(|i| shard(&dir, &args, i, 2)).collect();
-    let out = merged(&[&files[1], &files[0]], true);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (whole, files) = whole_json_and_two_shards(&dir, &args);
     // The ladder's report has no timing: it is the same, byte for byte.
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), whole);
+    assert_eq!(merged_json(&[&files[1], &files[0]]), whole);
     let table = merged(&[&files[0], &files[1]], false);
     assert!(String::from_utf8_lossy(&table.stdout).contains("lexio ladder"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -178,21 +189,12 @@ fn a_sharded_calibration_merges_into_the_unsharded_one() {
         "--seed",
         "5",
     ];
-    let mut whole_args = args.to_vec();
-    whole_args.push("--json");
-    let whole = stdout_of(&whole_args);
+    let (whole, files) = whole_json_and_two_shards(&dir, &args);
     let ratings: Value = serde_json::from_str(&whole).unwrap();
     // Easy is pinned at its ladder rating; the band leaves out the far pairs.
     assert_eq!(ratings["ratings"][0]["elo"], 595.0);
     assert_eq!(ratings["pairs"].as_array().unwrap().len(), 5);
-    let files: Vec<PathBuf> = (0..2).map(|i| shard(&dir, &args, i, 2)).collect();
-    let out = merged(&[&files[0], &files[1]], true);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), whole);
+    assert_eq!(merged_json(&[&files[0], &files[1]]), whole);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

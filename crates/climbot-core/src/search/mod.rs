@@ -763,25 +763,7 @@ mod tests {
             halving: true,
             ..Settings::default()
         };
-        let run = |seed| {
-            search::<Nim>(
-                &pile(4),
-                0,
-                &mut DecisionContext::unbounded(seed),
-                &settings,
-                Limit {
-                    iterations: Some(400),
-                },
-                &Guide {
-                    weight: &|_| 1.0,
-                    playout: &random_playout,
-                    candidates: None,
-                    inference: None,
-                    reference: None,
-                },
-            )
-            .unwrap()
-        };
+        let run = |seed| search_pile(&settings, 4, seed, 400);
         let result = run(1);
         // Two candidates, one phase: 200 rounds each, then the better one stays.
         assert_eq!(result.iterations, 400);
@@ -914,23 +896,7 @@ mod tests {
                 elimination_z: f64::INFINITY,
                 ..Settings::default()
             };
-            search::<Nim>(
-                &pile(14),
-                0,
-                &mut DecisionContext::unbounded(seed),
-                &settings,
-                Limit {
-                    iterations: Some(10_000),
-                },
-                &Guide {
-                    weight: &|_| 1.0,
-                    playout: &random_playout,
-                    candidates: None,
-                    inference: None,
-                    reference: None,
-                },
-            )
-            .unwrap()
+            search_pile(&settings, 14, seed, 10_000)
         };
         let deep = TreeSettings {
             expand_after: 2,
