@@ -157,32 +157,47 @@ where
                 (deadline.is_none_or(|d| read_by < d)).then(|| tokio::time::sleep_until(read_by))
             );
             let polled = std::future::poll_fn(|cx| {
-                // The deadline first: nothing is answered after it.
-                if let Some(expiry) = expiry.as_mut().as_pin_mut()
-                    && expiry.poll(cx).is_ready()
-                {
+                // The deadline first: nothing is answered after it. Read off the clock:
+                // a timer is armed only for a call that has to wait (below), because a
+                // timer's first poll registers it with the runtime's driver, and that
+                // wakes the driver's thread (an eventfd write and a wake-up of another
+                // worker, a second system call on every call that answers at once, as
+                // EASY does: load test).
+                let now = tokio::time::Instant::now();
+                if deadline.is_some_and(|deadline| now >= deadline) {
                     return Poll::Ready(Err(EndedByGuard::DeadlineExceeded));
                 }
-                if read_expiry.is_some() {
-                    if ticket.handler_saw.load(Ordering::Acquire) {
-                        read_expiry.set(None);
-                    } else if let Some(read) = read_expiry.as_mut().as_pin_mut()
-                        && read.poll(cx).is_ready()
-                    {
-                        return Poll::Ready(Err(EndedByGuard::ReadTimeout(read_timeout)));
-                    }
+                if read_expiry.is_some() && ticket.handler_saw.load(Ordering::Acquire) {
+                    read_expiry.set(None);
+                }
+                if read_expiry.is_some() && now >= read_by {
+                    return Poll::Ready(Err(EndedByGuard::ReadTimeout(read_timeout)));
                 }
                 let Some(future) = call.as_mut().as_pin_mut() else {
                     return Poll::Pending;
                 };
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| future.poll(cx))) {
-                    Ok(Poll::Ready(Ok(response))) => Poll::Ready(Ok(response)),
+                    Ok(Poll::Ready(Ok(response))) => return Poll::Ready(Ok(response)),
                     Ok(Poll::Ready(Err(never))) => match never {},
-                    Ok(Poll::Pending) => Poll::Pending,
+                    Ok(Poll::Pending) => {}
                     Err(payload) => {
-                        Poll::Ready(Err(EndedByGuard::Panicked(panic_message(payload.as_ref()))))
+                        return Poll::Ready(Err(EndedByGuard::Panicked(panic_message(
+                            payload.as_ref(),
+                        ))));
                     }
                 }
+                // The call waits: the timers wake this task when its time is up.
+                if let Some(expiry) = expiry.as_mut().as_pin_mut()
+                    && expiry.poll(cx).is_ready()
+                {
+                    return Poll::Ready(Err(EndedByGuard::DeadlineExceeded));
+                }
+                if let Some(read) = read_expiry.as_mut().as_pin_mut()
+                    && read.poll(cx).is_ready()
+                {
+                    return Poll::Ready(Err(EndedByGuard::ReadTimeout(read_timeout)));
+                }
+                Poll::Pending
             })
             .await;
             match polled {
@@ -520,6 +535,98 @@ mod tests {
         let refused = Status::resource_exhausted("busy").into_http();
         let refused = AnswerByDeadline::wrap(refused, None, now);
         assert_eq!(grpc_status(&refused), Some("8"));
+    }
+
+    /// Answers at once, or never; counts the polls of its calls.
+    #[derive(Clone)]
+    struct Answering {
+        at_once: bool,
+        polls: Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl Service<http::Request<Body>> for Answering {
+        type Response = http::Response<Body>;
+        type Error = Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+
+        fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn call(&mut self, _request: http::Request<Body>) -> Self::Future {
+            let (at_once, polls) = (self.at_once, self.polls.clone());
+            Box::pin(std::future::poll_fn(move |_cx| {
+                polls.fetch_add(1, Ordering::Relaxed);
+                if at_once {
+                    Poll::Ready(Ok(answer()))
+                } else {
+                    Poll::Pending
+                }
+            }))
+        }
+    }
+
+    fn with_timeout(timeout: &str) -> http::Request<Body> {
+        http::Request::builder()
+            .uri("/x")
+            .header("grpc-timeout", timeout)
+            .body(Body::empty())
+            .unwrap()
+    }
+
+    fn answering(at_once: bool) -> (Guarded<Answering>, Arc<std::sync::atomic::AtomicUsize>) {
+        let polls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let service = Answering {
+            at_once,
+            polls: polls.clone(),
+        };
+        (Guarded::new(service, Duration::from_secs(10)), polls)
+    }
+
+    // The guard reads its deadlines off the real clock, from which the paused clock of
+    // these tests only moves forward: one runtime (one test) per case.
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_first_polled_after_its_deadline_is_refused_unpolled() {
+        let (mut guarded, polls) = answering(true);
+        let response = guarded.call(with_timeout("50m")).await.unwrap();
+        assert_eq!(frames(response.into_body()).await, (6, vec!["0".into()]));
+        assert_eq!(polls.load(Ordering::Relaxed), 1);
+        let late = guarded.call(with_timeout("50m"));
+        tokio::time::advance(Duration::from_millis(60)).await;
+        assert_eq!(grpc_status(&late.await.unwrap()), Some("4"));
+        assert_eq!(
+            polls.load(Ordering::Relaxed),
+            1,
+            "the late call was not polled"
+        );
+    }
+
+    // The paused clock jumps to the next timer only if one is armed: without the
+    // timers of a waiting call, these two tests would hang.
+
+    #[tokio::test(start_paused = true)]
+    async fn a_waiting_call_is_ended_by_its_deadline() {
+        let (mut guarded, _) = answering(false);
+        let started = tokio::time::Instant::now();
+        let response = guarded.call(with_timeout("50m")).await.unwrap();
+        assert_eq!(grpc_status(&response), Some("4"));
+        assert!(started.elapsed() >= Duration::from_millis(50));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_waiting_call_without_a_deadline_is_ended_by_the_read_timeout() {
+        let (mut guarded, _) = answering(false);
+        let request = http::Request::builder()
+            .uri("/x")
+            .body(Body::empty())
+            .unwrap();
+        let started = tokio::time::Instant::now();
+        assert_eq!(
+            grpc_status(&guarded.call(request).await.unwrap()),
+            Some("4")
+        );
+        assert!(started.elapsed() >= Duration::from_secs(10));
     }
 
     #[tokio::test]
