@@ -4,34 +4,45 @@
 use crate::daifugo::cards::{Card, CardSet};
 use crate::view_error::{ViewError, refuse};
 
-/// The card `id` of `deck`, or an error naming `field`.
-pub(super) fn parse_card(id: u32, deck: CardSet, field: &str) -> Result<Card, ViewError> {
+/// The card `id` of `deck`, or an error naming `field` (built only for an error: a
+/// field name formatted for every card cost more than the rest of the parsing).
+pub(super) fn parse_card(
+    id: u32,
+    deck: CardSet,
+    field: impl FnOnce() -> String,
+) -> Result<Card, ViewError> {
     match u8::try_from(id).ok().and_then(Card::from_id) {
         Some(card) if deck.contains(card) => Ok(card),
         // The only cards a deck can lack are jokers beyond `rules.jokers`.
         Some(card) => refuse(
-            field,
+            field(),
             format!(
                 "{card} is not in this game's deck of {} cards (see rules.jokers)",
                 deck.len()
             ),
         ),
         None => refuse(
-            field,
+            field(),
             format!("card id {id} is not in a deck of {} cards", deck.len()),
         ),
     }
 }
 
 /// The set of the cards `ids` of `deck`, each once; `name` names the list.
-pub(super) fn parse_cards(ids: &[u32], deck: CardSet, name: &str) -> Result<CardSet, ViewError> {
+pub(super) fn parse_cards(
+    ids: &[u32],
+    deck: CardSet,
+    name: &dyn std::fmt::Display,
+) -> Result<CardSet, ViewError> {
     let mut set = CardSet::EMPTY;
     for (i, &id) in ids.iter().enumerate() {
-        let field = format!("{name}[{i}]");
-        let card = parse_card(id, deck, &field)?;
+        let card = parse_card(id, deck, || format!("{name}[{i}]"))?;
         if set.contains(card) {
             let first = ids.iter().position(|&x| x == id).unwrap_or(0);
-            return refuse(field, format!("duplicate of {name}[{first}] ({card})"));
+            return refuse(
+                format!("{name}[{i}]"),
+                format!("duplicate of {name}[{first}] ({card})"),
+            );
         }
         set.insert(card);
     }

@@ -27,11 +27,13 @@ pub(super) fn parse(
         let cards = if entry.cards.is_empty() {
             None
         } else {
-            let name = format!("log[{i}].cards");
-            let set = parse_cards(&entry.cards, deck, &name)?;
+            let set = parse_cards(&entry.cards, deck, &format_args!("log[{i}].cards"))?;
             for (j, card) in set.iter().enumerate() {
                 if logged.contains(card) {
-                    return refuse(format!("{name}[{j}]"), format!("{card} was logged earlier"));
+                    return refuse(
+                        format!("log[{i}].cards[{j}]"),
+                        format!("{card} was logged earlier"),
+                    );
                 }
             }
             logged = logged.union(set);

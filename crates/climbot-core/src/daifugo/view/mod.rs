@@ -132,8 +132,8 @@ impl DaifugoView {
         if input.game == 0 {
             return refuse("game", "games are numbered from 1");
         }
-        let hand = cards::parse_cards(&input.hand, deck, "hand")?;
-        let played = cards::parse_cards(&input.played, deck, "played")?;
+        let hand = cards::parse_cards(&input.hand, deck, &"hand")?;
+        let played = cards::parse_cards(&input.played, deck, &"played")?;
         cards::check_apart(hand, &input.played)?;
         let seats = seats::parse(&input.seats, input.game)?;
         let removed_unseen = seats::check_counts(

@@ -69,13 +69,13 @@ fn table_cards(
     let mut declared = Vec::new();
     let mut joker_fields = Vec::new();
     for (i, tc) in t.cards.iter().enumerate() {
-        let field = format!("table.cards[{i}].card");
-        let card = parse_card(tc.card, deck, &field)?;
+        let field = || format!("table.cards[{i}].card");
+        let card = parse_card(tc.card, deck, field)?;
         if cards.contains(card) {
-            return refuse(field, format!("duplicate {card}"));
+            return refuse(field(), format!("duplicate {card}"));
         }
         if !played.contains(card) {
-            return refuse(field, format!("{card} is not among played cards"));
+            return refuse(field(), format!("{card} is not among played cards"));
         }
         cards.insert(card);
         match (card.is_joker(), tc.declared) {

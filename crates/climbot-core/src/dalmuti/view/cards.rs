@@ -41,7 +41,10 @@ pub(super) fn rank_name(index: usize) -> String {
 }
 
 /// The play `input`, its field named `field` (`table`, `log[3].play`).
-pub(super) fn parse_play(input: &PlayInput, field: &str) -> Result<Play, ViewError> {
+pub(super) fn parse_play(
+    input: &PlayInput,
+    field: &dyn std::fmt::Display,
+) -> Result<Play, ViewError> {
     let rank = u8::try_from(input.rank)
         .ok()
         .and_then(Rank::new)

@@ -19,7 +19,7 @@ pub(super) fn parse(log: &[LogEntryInput], players: usize) -> Result<Vec<LogEntr
             );
         }
         let action = match &e.play {
-            Some(p) => Action::Play(parse_play(p, &format!("log[{i}].play"))?),
+            Some(p) => Action::Play(parse_play(p, &format_args!("log[{i}].play"))?),
             None => Action::Pass,
         };
         out.push(LogEntry {

@@ -131,7 +131,7 @@ impl DalmutiView {
         let seats = seats::parse(&input.seats, input.hand_number)?;
         seats::check_counts(&seats, me, hand.len(), played.len())?;
         let table = match &input.table {
-            Some(t) => Some(cards::parse_play(t, "table")?),
+            Some(t) => Some(cards::parse_play(t, &"table")?),
             None => None,
         };
         let log = log::parse(&input.log, players)?;
