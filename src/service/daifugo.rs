@@ -16,7 +16,7 @@ use crate::daifugo::{Daifugo, DaifugoDecision, DaifugoView};
 use crate::game::GameKind;
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::game::WireGame;
+use crate::service::game::{WireGame, read_each};
 
 const PREFIX: &str = "view.daifugo";
 
@@ -74,12 +74,9 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
         Some(t) => Some(TableInput {
             owner: t.owner,
             kind: play_kind(t.kind, &|| "table.kind".into())?,
-            cards: t
-                .cards
-                .iter()
-                .enumerate()
-                .map(|(i, c)| play_card(c, &|| format!("table.cards[{i}]")))
-                .collect::<Result<_, _>>()?,
+            cards: read_each(&t.cards, |i, c| {
+                play_card(c, &|| format!("table.cards[{i}]"))
+            })?,
         }),
     };
     let mut lock = 0u32;
@@ -94,31 +91,21 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
         }
         lock |= bit;
     }
-    let seats = view
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            Ok(SeatInput {
-                card_count: s.card_count,
-                title: title(s.title, &|| format!("seats[{i}].title"))?,
-                passed: s.passed,
-                finished: s.finished,
-            })
+    let seats = read_each(&view.seats, |i, s| {
+        Ok(SeatInput {
+            card_count: s.card_count,
+            title: title(s.title, &|| format!("seats[{i}].title"))?,
+            passed: s.passed,
+            finished: s.finished,
         })
-        .collect::<Result<_, ServiceError>>()?;
+    })?;
     let played = card_ids(&view.played, &|| "played".into())?;
-    let log = view
-        .log
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            Ok(LogEntryInput {
-                seat: e.seat,
-                cards: card_ids(&e.cards, &|| format!("log[{i}].cards"))?,
-            })
+    let log = read_each(&view.log, |i, e| {
+        Ok(LogEntryInput {
+            seat: e.seat,
+            cards: card_ids(&e.cards, &|| format!("log[{i}].cards"))?,
         })
-        .collect::<Result<_, ServiceError>>()?;
+    })?;
     let exchange = match &view.exchange_known {
         None => None,
         Some(x) => Some(ExchangeInput {
@@ -317,10 +304,7 @@ fn card_id(wire: &pb::DaifugoCard, field: FieldPath<'_>) -> Result<u32, ServiceE
 }
 
 fn card_ids(wire: &[pb::DaifugoCard], field: FieldPath<'_>) -> Result<Vec<u32>, ServiceError> {
-    wire.iter()
-        .enumerate()
-        .map(|(i, c)| card_id(c, &|| format!("{}[{i}]", field())))
-        .collect()
+    read_each(wire, |i, c| card_id(c, &|| format!("{}[{i}]", field())))
 }
 
 fn play_card(

@@ -15,7 +15,7 @@ use crate::dalmuti::{Dalmuti, DalmutiDecision, DalmutiView, DalmutiViewInput, Ph
 use crate::game::GameKind;
 use crate::pb;
 use crate::service::error::ServiceError;
-use crate::service::game::WireGame;
+use crate::service::game::{WireGame, read_each};
 
 const PREFIX: &str = "view.dalmuti";
 
@@ -38,40 +38,30 @@ pub fn decode(view: pb::DalmutiView) -> Result<DalmutiView, ServiceError> {
         counts: view.played.map_or_else(|| vec![0; 13], |c| c.counts),
     };
     let table = view.table.as_ref().map(play_input);
-    let seats = view
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            Ok(SeatInput {
-                card_count: s.card_count,
-                title: title_from_wire(s.title, &|| format!("{PREFIX}.seats[{i}].title"))?,
-                finished: s.finished,
-                score: s.score,
-            })
+    let seats = read_each(&view.seats, |i, s| {
+        Ok(SeatInput {
+            card_count: s.card_count,
+            title: title_from_wire(s.title, &|| format!("{PREFIX}.seats[{i}].title"))?,
+            finished: s.finished,
+            score: s.score,
         })
-        .collect::<Result<Vec<_>, ServiceError>>()?;
-    let log = view
-        .log
-        .iter()
-        .enumerate()
-        .map(|(i, entry)| {
-            let play = match &entry.action {
-                Some(pb::dalmuti_log_entry::Action::Pass(_)) => None,
-                Some(pb::dalmuti_log_entry::Action::Play(p)) => Some(play_input(p)),
-                None => {
-                    return Err(ServiceError::invalid(
-                        format!("{PREFIX}.log[{i}]"),
-                        "neither pass nor play is set",
-                    ));
-                }
-            };
-            Ok(LogEntryInput {
-                seat: entry.seat,
-                play,
-            })
+    })?;
+    let log = read_each(&view.log, |i, entry| {
+        let play = match &entry.action {
+            Some(pb::dalmuti_log_entry::Action::Pass(_)) => None,
+            Some(pb::dalmuti_log_entry::Action::Play(p)) => Some(play_input(p)),
+            None => {
+                return Err(ServiceError::invalid(
+                    format!("{PREFIX}.log[{i}]"),
+                    "neither pass nor play is set",
+                ));
+            }
+        };
+        Ok(LogEntryInput {
+            seat: entry.seat,
+            play,
         })
-        .collect::<Result<Vec<_>, ServiceError>>()?;
+    })?;
     let input = DalmutiViewInput {
         seat: view.seat,
         phase,

@@ -10,7 +10,7 @@ use crate::lexio::{
 use crate::pb;
 use crate::service::error::ServiceError;
 use crate::service::fast_lane::Reader;
-use crate::service::game::WireGame;
+use crate::service::game::{WireGame, read_each};
 
 const PREFIX: &str = "view.lexio";
 
@@ -38,21 +38,16 @@ pub fn view_input(view: pb::LexioView) -> Result<ViewInput, ServiceError> {
             tile_count: s.tile_count,
         })
         .collect();
-    let log = view
-        .log
-        .iter()
-        .enumerate()
-        .map(|(i, entry)| {
-            if entry.tiles.is_empty() {
-                Ok(LogEntry::Pass { seat: entry.seat })
-            } else {
-                Ok(LogEntry::Play {
-                    seat: entry.seat,
-                    tiles: tiles(&entry.tiles, || format!("log[{i}].tiles"))?,
-                })
-            }
-        })
-        .collect::<Result<Vec<_>, ServiceError>>()?;
+    let log = read_each(&view.log, |i, entry| {
+        if entry.tiles.is_empty() {
+            Ok(LogEntry::Pass { seat: entry.seat })
+        } else {
+            Ok(LogEntry::Play {
+                seat: entry.seat,
+                tiles: tiles(&entry.tiles, || format!("log[{i}].tiles"))?,
+            })
+        }
+    })?;
     Ok(ViewInput {
         player_count: view.player_count,
         seat: view.seat,
