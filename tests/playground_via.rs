@@ -99,16 +99,16 @@ fn bots_at_a_strength_through_a_server_play_as_in_process() {
     let (grpc, _metrics) = start_service();
     // Not Lexio: another test counts the server's Lexio calls in the process's metrics.
     let table = json!({"game": "dalmuti", "players": 4,
-        "levels": [0, 760, 1040, "hard"], "seed": 12, "rounds": 1});
+        "levels": [0, 760, 1100, "hard"], "seed": 12, "rounds": 1});
     let moves = watch_both_ways(grpc, Config::default(), &table);
     assert!(!moves.is_empty());
     for m in &moves {
-        // The Great Dalmuti's dial: a setting below easy is its weakest, a normal one
-        // is nearest 760, hard nearest 1040.
+        // The Great Dalmuti's dial: easy is its weakest setting, a normal one is
+        // nearest 760, a hard one nearest 1100.
         let (level, strength) = match m["player"].as_u64().unwrap() {
-            0 => ("normal", json!(0)),
+            0 => ("easy", json!(0)),
             1 => ("normal", json!(760)),
-            2 => ("hard", json!(1040)),
+            2 => ("hard", json!(1100)),
             _ => ("hard", Value::Null),
         };
         assert_eq!(
