@@ -3,7 +3,7 @@
 //! that are not the N shards of one run are refused.
 mod common;
 
-use common::climbot_command;
+use common::{climbot_command, small_lexio_ladder};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -147,21 +147,7 @@ fn merged_json(files: &[&PathBuf]) -> String {
 #[test]
 fn two_ladder_shards_merge_into_the_unsharded_ladder() {
     let dir = temp_dir("ladder-shards");
-    let args = [
-        "ladder",
-        "--game",
-        "lexio",
-        "--players",
-        "3",
-        "--rounds",
-        "2",
-        "--levels",
-        "random,easy,normal",
-        "--blocks",
-        "3",
-        "--seed",
-        "5",
-    ];
+    let args = small_lexio_ladder(false, "random,easy,normal", "3");
     let (whole, files) = whole_json_and_two_shards(&dir, &args);
     // The ladder's report has no timing: it is the same, byte for byte.
     assert_eq!(merged_json(&[&files[1], &files[0]]), whole);
@@ -173,22 +159,7 @@ fn two_ladder_shards_merge_into_the_unsharded_ladder() {
 #[test]
 fn a_sharded_calibration_merges_into_the_unsharded_one() {
     let dir = temp_dir("calibration-shards");
-    let args = [
-        "ladder",
-        "--calibrate",
-        "--game",
-        "lexio",
-        "--players",
-        "3",
-        "--rounds",
-        "2",
-        "--levels",
-        "easy,normal/temperature=6,normal,hard",
-        "--blocks",
-        "3",
-        "--seed",
-        "5",
-    ];
+    let args = small_lexio_ladder(true, "easy,normal/temperature=6,normal,hard", "3");
     let (whole, files) = whole_json_and_two_shards(&dir, &args);
     let ratings: Value = serde_json::from_str(&whole).unwrap();
     // Easy is pinned at its ladder rating; the band leaves out the far pairs.

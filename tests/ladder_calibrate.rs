@@ -5,28 +5,21 @@ mod common;
 
 use climbot::dial::DialTable;
 use climbot::lexio::Lexio;
-use common::climbot_command;
+use common::{climbot_command, small_lexio_ladder};
 
-const ARGS: [&str; 14] = [
-    "ladder",
-    "--calibrate",
-    "--game",
-    "lexio",
-    "--players",
-    "3",
-    "--rounds",
-    "2",
-    "--levels",
-    "easy,normal/temperature=6/margin=8,normal,hard",
-    "--blocks",
-    "4",
-    "--seed",
-    "5",
-];
+/// A calibration over these levels.
+fn calibration(levels: &'static str) -> Vec<&'static str> {
+    small_lexio_ladder(true, levels, "4")
+}
+
+const LEVELS: &str = "easy,normal/temperature=6/margin=8,normal,hard";
 
 #[test]
 fn a_calibration_prints_a_table_the_dial_reads() {
-    let out = climbot_command().args(ARGS).output().expect("climbot runs");
+    let out = climbot_command()
+        .args(calibration(LEVELS))
+        .output()
+        .expect("climbot runs");
     assert!(
         out.status.success(),
         "{}",
@@ -50,9 +43,10 @@ fn a_calibration_prints_a_table_the_dial_reads() {
 
 #[test]
 fn a_calibration_starts_at_the_pinned_level() {
-    let mut args = ARGS;
-    args[9] = "normal,hard";
-    let out = climbot_command().args(args).output().expect("climbot runs");
+    let out = climbot_command()
+        .args(calibration("normal,hard"))
+        .output()
+        .expect("climbot runs");
     assert_eq!(out.status.code(), Some(64));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("a calibration starts at easy"), "{stderr}");

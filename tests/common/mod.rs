@@ -324,6 +324,34 @@ pub fn captured_log(from: usize) -> String {
 
 // ---------------------------------------------------------------- the real binary
 
+/// The arguments of a small `climbot ladder` over Lexio (3 players, 2 rounds, seed 5):
+/// `levels` over `blocks` blocks, a calibration when `calibrate`.
+pub fn small_lexio_ladder(
+    calibrate: bool,
+    levels: &'static str,
+    blocks: &'static str,
+) -> Vec<&'static str> {
+    let mut args = vec!["ladder"];
+    if calibrate {
+        args.push("--calibrate");
+    }
+    args.extend([
+        "--game",
+        "lexio",
+        "--players",
+        "3",
+        "--rounds",
+        "2",
+        "--levels",
+        levels,
+        "--blocks",
+        blocks,
+        "--seed",
+        "5",
+    ]);
+    args
+}
+
 /// The real binary (this build) as a command, without the `CLIMBOT_*` variables of
 /// the environment the tests run in (they would change its configuration).
 pub fn climbot_command() -> std::process::Command {

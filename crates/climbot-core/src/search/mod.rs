@@ -667,6 +667,19 @@ mod tests {
         buf[uniform_below(rng, buf.len())]
     }
 
+    fn uniform(_: &()) -> f64 {
+        1.0
+    }
+
+    /// Every legal decision searched, uniform deals, random playouts.
+    const PLAIN: Guide<'static, Nim> = Guide {
+        weight: &uniform,
+        playout: &random_playout,
+        candidates: None,
+        inference: None,
+        reference: None,
+    };
+
     fn pile(tokens: u32) -> Pile {
         Pile {
             tokens,
@@ -691,13 +704,7 @@ mod tests {
             Limit {
                 iterations: Some(iterations),
             },
-            &Guide {
-                weight: &|_| 1.0,
-                playout: &random_playout,
-                candidates: None,
-                inference: None,
-                reference: None,
-            },
+            &PLAIN,
         )
         .unwrap()
     }
@@ -794,20 +801,7 @@ mod tests {
         let budget = ctx.own_budget(std::time::Duration::from_millis(5));
         let result = ctx
             .within(Some(budget), |ctx| {
-                search::<Nim>(
-                    &pile(6),
-                    0,
-                    ctx,
-                    &settings,
-                    Limit::default(),
-                    &Guide {
-                        weight: &|_| 1.0,
-                        playout: &random_playout,
-                        candidates: None,
-                        inference: None,
-                        reference: None,
-                    },
-                )
+                search::<Nim>(&pile(6), 0, ctx, &settings, Limit::default(), &PLAIN)
             })
             .unwrap();
         assert!(!ctx.should_stop(), "the own budget ends with the search");
@@ -829,11 +823,8 @@ mod tests {
                 &settings,
                 Limit::default(),
                 &Guide {
-                    weight: &|_| 1.0,
-                    playout: &random_playout,
                     candidates: Some(&[1, 2, 1]),
-                    inference: None,
-                    reference: None,
+                    ..PLAIN
                 },
             )
             .unwrap()
@@ -874,13 +865,7 @@ mod tests {
             &mut ctx,
             &Settings::default(),
             Limit::default(),
-            &Guide {
-                weight: &|_| 1.0,
-                playout: &random_playout,
-                candidates: None,
-                inference: None,
-                reference: None,
-            },
+            &PLAIN,
         );
         assert_eq!(result, Err(NoResult::NoTime));
     }
@@ -924,13 +909,7 @@ mod tests {
             &mut DecisionContext::unbounded(1),
             &Settings::default(),
             Limit::default(),
-            &Guide {
-                weight: &|_| 1.0,
-                playout: &random_playout,
-                candidates: None,
-                inference: None,
-                reference: None,
-            },
+            &PLAIN,
         )
         .unwrap();
         assert_eq!(result.decision, 1);
