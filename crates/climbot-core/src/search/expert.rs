@@ -148,6 +148,12 @@ pub struct ExpertBot<G> {
     pub anchor_z: f64,
     /// See [`Searchable::SHORTLIST`] (`shortlist=k`).
     pub shortlist: usize,
+    /// With a shortlist, how far the race may widen with the work (`widen=k`): once it
+    /// is decided with work left, the evaluation bot's next candidates join it one at a
+    /// time ([`super::Guide::challengers`]) until its best `k` have raced. At most the
+    /// shortlist (0, served): no widening, which measured no weaker in Daifugo at the
+    /// served work and at ten times it (`docs/measurements/expert.md`).
+    pub widen_to: usize,
     /// Deals weighted by the other seats' logged decisions.
     pub inference: DealInference,
     /// Answer a forced win ([`Searchable::forced_win`]) without searching (`mate=1`,
@@ -176,6 +182,7 @@ impl<G: Learnable> ExpertBot<G> {
             playout: G::PLAYOUT,
             anchor_z: G::ANCHOR_Z,
             shortlist: G::SHORTLIST,
+            widen_to: 0,
             inference: DealInference::OFF,
             mate: true,
             game: PhantomData,
@@ -238,6 +245,9 @@ impl<G: Learnable> ExpertBot<G> {
     /// race), `infer=N` (deals drawn per round and weighted by the other seats' logged
     /// decisions under the trained policy; 0: none), `beta=X` (the power of that
     /// likelihood), `recent=N` (only the last N logged decisions weigh in; 0: all),
+    /// `shortlist=N` (search the evaluation bot's best N; 0: every legal decision),
+    /// `widen=N` (a decided race with work left lets the evaluation bot's next
+    /// candidates join, up to its best N; at most the shortlist: never),
     /// `mate=0` (search a forced win instead of answering it at once).
     pub fn with_override(mut self, text: &str) -> Result<Self, BotNameError> {
         let (name, value) = crate::bot::parse_override(text)?;
@@ -308,6 +318,7 @@ impl<G: Learnable> ExpertBot<G> {
             "beta" => self.inference.beta = at_least_0()?,
             "recent" => self.inference.recent = count(0.0)? as usize,
             "shortlist" => self.shortlist = count(0.0)? as usize,
+            "widen" => self.widen_to = count(0.0)? as usize,
             "mate" => self.mate = flag()?,
             "expand_after" => self.settings.tree.expand_after = count(0.0)?,
             "c" if value.is_finite() => self.settings.tree.exploration = at_least_0()?,
@@ -320,7 +331,7 @@ impl<G: Learnable> ExpertBot<G> {
                     "expert",
                     "iterations, budget_ms, z, min_rounds, looks, halving, deal_tries, \
                      uniform, random_playouts, learned, temperature, anchor, \
-                     shortlist, expand_after, c, prior, infer, beta, recent, mate",
+                     shortlist, widen, expand_after, c, prior, infer, beta, recent, mate",
                 ));
             }
         }
@@ -374,16 +385,23 @@ impl<G: Learnable> ExpertBot<G> {
         // The evaluation bot's view of the candidates, taken before the search so that
         // nothing but answering follows the budget: its choice (the anchor) and its
         // ranking (the shortlist).
-        let (evaluated, shortlist) = if self.shortlist > 0 || self.anchor_z > 0.0 {
+        let (evaluated, mut shortlist) = if self.shortlist > 0 || self.anchor_z > 0.0 {
             let (choice, ranked) = G::evaluation_policy().decide_explained(view, ctx);
             let list: Vec<G::Decision> = ranked
                 .into_iter()
-                .take(self.shortlist)
+                .take(self.shortlist.max(self.widen_to))
                 .map(|e| e.action)
                 .collect();
             (Some(choice), Some(list))
         } else {
             (None, None)
+        };
+        // The candidates past the shortlist are the race's challengers.
+        let challengers = match shortlist.as_mut() {
+            Some(list) if self.shortlist > 0 && list.len() > self.shortlist => {
+                list.split_off(self.shortlist)
+            }
+            _ => Vec::new(),
         };
         let anchor = evaluated.filter(|_| self.anchor_z > 0.0);
         let inference = self.inference;
@@ -422,6 +440,7 @@ impl<G: Learnable> ExpertBot<G> {
                         PlayoutPolicy::Learned { .. } => &learned,
                     },
                     candidates: shortlist.as_deref(),
+                    challengers: &challengers,
                     inference: (inference.draws > 1 && inference.beta > 0.0).then_some(Inference {
                         log_weight: &log_weight,
                         draws: inference.draws,
@@ -577,7 +596,8 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
 
 /// The EXPERT bot by arena name: `expert` with overrides, e.g. `expert/iterations=400`,
 /// or `expert-v1`, the search as it was before it learned (playouts by the game's
-/// hand-written rule, no forced-win check), kept to measure the learned search against. `None` for another
+/// hand-written rule, no forced-win check), kept to measure the learned search against.
+/// `None` for another
 /// name, the error for an override that is wrong.
 pub fn by_name<G: Learnable>(name: &str) -> Option<Result<ExpertBot<G>, BotNameError>> {
     let mut parts = name.split('/');

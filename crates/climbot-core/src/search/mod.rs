@@ -17,6 +17,15 @@
 //! the limit is spent, and more work makes every comparison finer, so the answer
 //! improves with the work where the race's early eliminations do not.
 //!
+//! **Widening with the work** ([`Guide::challengers`]). A race between few candidates
+//! is often decided long before the work is spent, and then more work buys nothing.
+//! Given challengers, a decided race instead lets the next one join against the
+//! leader (and whoever else is still racing): the newcomer plays every round from then
+//! on, and the comparisons that involve it are paired over the rounds it has played
+//! ([`Settings::min_rounds`] of them before it can leave or make another leave). So
+//! the field grows with the work: a small limit ends with the first race, a large one
+//! or a long budget goes on to try the challengers.
+//!
 //! **Reproducible work.** An *iteration* is one playout. With a limit on iterations
 //! the search does that many (fewer only once one candidate is left, or if the budget
 //! ends first) and its answer depends only on the view, the seed and the limit, on any
@@ -103,9 +112,12 @@ pub struct Candidate<D> {
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult<D> {
-    /// The decision chosen: the best mean among the candidates still in the race.
+    /// The decision chosen: the best mean among the candidates still in the race
+    /// (over the rounds they all played), or the winner of the last decided race while
+    /// a challenger has not put it out ([`Guide::challengers`]).
     pub decision: D,
-    /// Every candidate in the order of [`crate::game::Game::legal_decisions`].
+    /// Every candidate in the order of [`crate::game::Game::legal_decisions`] (or of
+    /// [`Guide::candidates`]), then the challengers that joined, in the order they did.
     pub candidates: Vec<Candidate<D>>,
     /// Playouts done.
     pub iterations: u64,
@@ -157,6 +169,11 @@ pub struct Guide<'a, G: Simulation> {
     pub playout: &'a Playout<'a, G>,
     /// The candidates to search, if not every legal decision (each must be legal).
     pub candidates: Option<&'a [G::Decision]>,
+    /// Legal decisions that join the race one at a time, in this order, each time the
+    /// race is decided (one contender left) while work remains: the next joins the
+    /// leader for a race of their own (see the module's *Widening*). Empty: the
+    /// search ends when the race is decided. Only the race widens (not halving).
+    pub challengers: &'a [G::Decision],
     /// Deals weighted by what the other seats were seen to do, if at all.
     pub inference: Option<Inference<'a, G>>,
     /// The decision the candidates' paired deficits are measured from, if not the one
@@ -294,12 +311,15 @@ pub fn search<G: Simulation>(
     guide: &Guide<'_, G>,
 ) -> Result<SearchResult<G::Decision>, NoResult> {
     let Guide { playout, .. } = *guide;
-    let decisions = guide
+    let mut decisions = guide
         .candidates
         .map_or_else(|| G::legal_decisions(view), <[_]>::to_vec);
     if decisions.is_empty() {
         return Err(NoResult::NoPosition);
     }
+    let mut challengers = guide.challengers.iter();
+    // The winner of the last decided race, while a challenger races it.
+    let mut incumbent = None;
     let mut runners: Vec<Runner> = decisions
         .iter()
         .map(|_| Runner {
@@ -314,14 +334,38 @@ pub fn search<G: Simulation>(
     let mut iterations = 0u64;
     let mut round_outcomes = vec![0.0; decisions.len()];
     let mut schedule = Schedule::new(settings, limit, ctx, decisions.len());
-    let mut dealer = Dealer::new(guide, settings.deal_tries, decisions.len());
+    let widens = matches!(schedule, Schedule::Race { .. });
+    let mut dealer = Dealer::new(
+        guide,
+        settings.deal_tries,
+        decisions.len() + if widens { guide.challengers.len() } else { 0 },
+    );
     'rounds: loop {
-        let racing: Vec<usize> = (0..decisions.len())
+        let mut racing: Vec<usize> = (0..decisions.len())
             .filter(|&i| runners[i].in_race)
             .collect();
         if racing.len() == 1 && !runners[racing[0]].outcomes.is_empty() {
-            // One contender left: more playouts cannot change the answer.
-            break;
+            // One contender left: more playouts cannot change the answer, unless a
+            // challenger joins it.
+            let next = challengers
+                .by_ref()
+                .find(|c| !decisions.contains(c))
+                .filter(|_| widens && !limit.reached(iterations) && !ctx.should_stop());
+            let Some(&challenger) = next else {
+                break;
+            };
+            incumbent = Some(racing[0]);
+            racing.push(decisions.len());
+            decisions.push(challenger);
+            runners.push(Runner {
+                outcomes: Vec::new(),
+                in_race: true,
+            });
+            trees.push(tree::Tree::new());
+            round_outcomes.push(0.0);
+            schedule = Schedule::Race {
+                next_look: settings.min_rounds as usize,
+            };
         }
         let deal = dealer.deal(view, ctx.rng());
         let start = G::position(view, &deal).ok_or(NoResult::NoPosition)?;
@@ -345,7 +389,7 @@ pub fn search<G: Simulation>(
         for &i in &racing {
             runners[i].outcomes.push(round_outcomes[i]);
         }
-        let rounds = runners[racing[0]].outcomes.len();
+        let rounds = shared_rounds(&runners, &racing);
         match &mut schedule {
             Schedule::Race { next_look } => {
                 if rounds >= *next_look {
@@ -368,27 +412,31 @@ pub fn search<G: Simulation>(
             }
         }
     }
+    if incumbent.is_some() && runners.last().is_some_and(|r| r.outcomes.is_empty()) {
+        // The work ended before the last challenger to join played a round.
+        decisions.pop();
+        runners.pop();
+    }
     let racing: Vec<usize> = (0..decisions.len())
         .filter(|&i| runners[i].in_race)
         .collect();
-    // The racing candidates have played the same completed rounds.
-    let completed = runners[racing[0]].outcomes.len();
+    // The racing candidates have all played the last `completed` rounds (every round,
+    // unless a challenger joined after the first).
+    let completed = shared_rounds(&runners, &racing);
     if completed == 0 {
         return Err(NoResult::NoTime);
     }
-    let best = *racing
-        .iter()
-        .max_by(|&&a, &&b| {
-            let (ma, mb) = (mean(&runners[a].outcomes), mean(&runners[b].outcomes));
-            (sign * ma).total_cmp(&(sign * mb)).then(b.cmp(&a))
-        })
-        .expect("a candidate is racing");
+    // A challenger is answered only once it has put the winner of the race before it
+    // out of the race: a few rounds of a newcomer do not overrule a decided race.
+    let best = incumbent
+        .filter(|&i| runners[i].in_race)
+        .unwrap_or_else(|| leader(&runners, &racing, completed, sign));
     let reference = guide
         .reference
         .and_then(|d| decisions.iter().position(|&c| c == d))
         .filter(|&i| runners[i].in_race)
         .unwrap_or(best);
-    let leader = &runners[reference].outcomes[..completed];
+    let leader = last(&runners[reference].outcomes, completed);
     let candidates = decisions
         .iter()
         .zip(&runners)
@@ -400,7 +448,7 @@ pub fn search<G: Simulation>(
             in_race: r.in_race,
             deficit: r
                 .in_race
-                .then(|| paired_deficit(leader, &r.outcomes[..completed], sign)),
+                .then(|| paired_deficit(leader, last(&r.outcomes, completed), sign)),
         })
         .collect();
     Ok(SearchResult {
@@ -514,18 +562,40 @@ fn keep_better_half(runners: &mut [Runner], racing: &[usize], sign: f64) -> usiz
     kept
 }
 
+/// The last `rounds` outcomes of a runner (the rounds every racing candidate played).
+fn last(outcomes: &[f64], rounds: usize) -> &[f64] {
+    &outcomes[outcomes.len() - rounds..]
+}
+
+/// The rounds every racing candidate has played: the last this many of each.
+fn shared_rounds(runners: &[Runner], racing: &[usize]) -> usize {
+    racing
+        .iter()
+        .map(|&i| runners[i].outcomes.len())
+        .min()
+        .unwrap_or(0)
+}
+
+/// The racing candidate with the best mean over the last `rounds` rounds (paired: the
+/// same deals for all), the first in order among equals.
+fn leader(runners: &[Runner], racing: &[usize], rounds: usize, sign: f64) -> usize {
+    *racing
+        .iter()
+        .max_by(|&&a, &&b| {
+            let (ma, mb) = (
+                mean(last(&runners[a].outcomes, rounds)),
+                mean(last(&runners[b].outcomes, rounds)),
+            );
+            (sign * ma).total_cmp(&(sign * mb)).then(b.cmp(&a))
+        })
+        .expect("a candidate is racing")
+}
+
 /// Drops every racing candidate whose paired deficit to the leader (on the `rounds`
 /// rounds they all played) is more than `z` standard errors.
 fn eliminate(runners: &mut [Runner], racing: &[usize], rounds: usize, sign: f64, z: f64) {
-    let tail = |i: usize| &runners[i].outcomes[runners[i].outcomes.len() - rounds..];
-    let leader = *racing
-        .iter()
-        .max_by(|&&a, &&b| {
-            (sign * mean(tail(a)))
-                .total_cmp(&(sign * mean(tail(b))))
-                .then(b.cmp(&a))
-        })
-        .expect("a candidate is racing");
+    let tail = |i: usize| last(&runners[i].outcomes, rounds);
+    let leader = leader(runners, racing, rounds, sign);
     let mut out = Vec::new();
     for &i in racing {
         if i == leader {
@@ -676,6 +746,7 @@ mod tests {
         weight: &uniform,
         playout: &random_playout,
         candidates: None,
+        challengers: &[],
         inference: None,
         reference: None,
     };
@@ -721,6 +792,68 @@ mod tests {
         // half the time, so its mean place is worse; eliminated or outscored.
         let take2 = &result.candidates[1];
         assert!(take2.mean > result.candidates[0].mean, "{result:?}");
+    }
+
+    /// A search of a pile of 4 that starts with taking 2 alone and has taking 1 (the
+    /// winning move) as its challenger, limited to `iterations` playouts.
+    fn widening_search(settings: &Settings, iterations: u64) -> SearchResult<u32> {
+        search::<Nim>(
+            &pile(4),
+            0,
+            &mut DecisionContext::unbounded(5),
+            settings,
+            Limit {
+                iterations: Some(iterations),
+            },
+            &Guide {
+                candidates: Some(&[2]),
+                challengers: &[2, 1],
+                ..PLAIN
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_challenger_joins_a_decided_race_and_overrules_it_only_by_putting_it_out() {
+        let settings = Settings::default();
+        // One playout decides a race of one: no work is left for the challenger.
+        let alone = widening_search(&settings, 1);
+        assert_eq!(
+            (alone.decision, alone.candidates.len()),
+            (2, 1),
+            "{alone:?}"
+        );
+        // A challenger already among the candidates does not join again; the next one
+        // races the winner, and a few rounds of it do not overrule the decided race.
+        let early = widening_search(&settings, 6);
+        assert_eq!(early.decision, 2, "{early:?}");
+        assert_eq!(
+            early
+                .candidates
+                .iter()
+                .map(|c| (c.decision, c.visits, c.in_race))
+                .collect::<Vec<_>>(),
+            vec![(2, 3, true), (1, 2, true)],
+            "the winner's round alone and two together (the sixth playout's round is \
+             incomplete)"
+        );
+        assert_eq!(early.iterations, 6);
+        // With the work to tell them apart, the challenger puts the winner out.
+        let wide = widening_search(&settings, 2000);
+        assert_eq!(wide.decision, 1, "{wide:?}");
+        assert!(!wide.candidates[0].in_race && wide.candidates[1].in_race);
+        assert!(
+            wide.iterations < 2000,
+            "decided again with nobody left to join"
+        );
+        assert_eq!(wide, widening_search(&settings, 2000), "reproducible");
+        // Successive halving plans its phases over the known field: it never widens.
+        let halving = Settings {
+            halving: true,
+            ..settings
+        };
+        assert_eq!(widening_search(&halving, 2000).candidates.len(), 1);
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! Playouts still misjudge Daifugo more than the hard evaluation does: searching every
 //! candidate is weaker than searching HARD's best few (`docs/measurements/expert.md`). So the search
 //! races only HARD's two best candidates and keeps HARD's own choice unless the other is
-//! ahead by 3 standard errors of paired evidence.
+//! ahead by 3 standard errors of paired evidence. Letting HARD's next candidates join a
+//! decided race (`expert/widen=4`) was measured and bought nothing, at the served work or
+//! at ten times it.
 
 use super::easy::choose_play_with;
 use crate::daifugo::Daifugo;
@@ -67,4 +69,46 @@ impl Searchable for Daifugo {
 /// blunder.
 impl crate::search::analysis::Reviewable for Daifugo {
     const REVIEW_THRESHOLDS: [f64; 3] = [0.05, 0.15, 0.4];
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bot::DecisionContext;
+    use crate::daifugo::Daifugo;
+    use crate::daifugo::bots::is_legal;
+    use crate::daifugo::referee::Referee;
+    use crate::daifugo::rules::RuleSet;
+    use crate::game::Policy;
+    use crate::search::ExpertBot;
+
+    /// The most candidates each search raced, on the opening views of a few games.
+    fn widest_races(bot: &ExpertBot<Daifugo>) -> Vec<usize> {
+        (1..=6)
+            .map(|seed| {
+                let mut referee = Referee::new(RuleSet::house(), 4).unwrap();
+                referee.start_game_seeded(seed);
+                let view = referee.view(referee.to_act().unwrap()).unwrap();
+                let mut ctx = DecisionContext::unbounded(seed);
+                let (decision, candidates) = bot.decide_explained(&view, &mut ctx);
+                assert!(is_legal(&view, &decision));
+                candidates.len()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn widen_lets_hards_next_candidates_join_only_with_work_to_spare() {
+        let served = ExpertBot::<Daifugo>::with_iterations(6000);
+        assert!(widest_races(&served).iter().all(|&n| n <= 2));
+        let wide = served.with_override("widen=4").unwrap();
+        let widest = widest_races(&wide);
+        assert!(widest.iter().all(|&n| n <= 4), "{widest:?}");
+        assert!(widest.iter().any(|&n| n > 2), "{widest:?}");
+        // The first race takes all of the least work that can decide it (eight rounds
+        // of two playouts).
+        let little = ExpertBot::<Daifugo>::with_iterations(16)
+            .with_override("widen=4")
+            .unwrap();
+        assert!(widest_races(&little).iter().all(|&n| n <= 2));
+    }
 }
