@@ -171,7 +171,7 @@ pub struct Guide<'a, G: Simulation> {
     pub candidates: Option<&'a [G::Decision]>,
     /// Legal decisions that join the race one at a time, in this order, each time the
     /// race is decided (one contender left) while work remains: the next joins the
-    /// leader for a race of their own (see the module's *Widening*). Empty: the
+    /// leader for a race of their own (the module's *Widening with the work*). Empty: the
     /// search ends when the race is decided. Only the race widens (not halving).
     pub challengers: &'a [G::Decision],
     /// Deals weighted by what the other seats were seen to do, if at all.
