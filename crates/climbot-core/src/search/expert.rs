@@ -385,22 +385,26 @@ impl<G: Learnable> ExpertBot<G> {
         // The evaluation bot's view of the candidates, taken before the search so that
         // nothing but answering follows the budget: its choice (the anchor) and its
         // ranking (the shortlist).
+        // Without a shortlist every legal decision races from the start: nothing is
+        // left to join.
+        let ranked_wanted = match self.shortlist {
+            0 => 0,
+            k => k.max(self.widen_to),
+        };
         let (evaluated, mut shortlist) = if self.shortlist > 0 || self.anchor_z > 0.0 {
             let (choice, ranked) = G::evaluation_policy().decide_explained(view, ctx);
             let list: Vec<G::Decision> = ranked
                 .into_iter()
-                .take(self.shortlist.max(self.widen_to))
+                .take(ranked_wanted)
                 .map(|e| e.action)
                 .collect();
             (Some(choice), Some(list))
         } else {
             (None, None)
         };
-        // The candidates past the shortlist are the race's challengers.
+        // The ranked candidates past the shortlist are the race's challengers.
         let challengers = match shortlist.as_mut() {
-            Some(list) if self.shortlist > 0 && list.len() > self.shortlist => {
-                list.split_off(self.shortlist)
-            }
+            Some(list) if list.len() > self.shortlist => list.split_off(self.shortlist),
             _ => Vec::new(),
         };
         let anchor = evaluated.filter(|_| self.anchor_z > 0.0);
@@ -597,8 +601,7 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
 /// The EXPERT bot by arena name: `expert` with overrides, e.g. `expert/iterations=400`,
 /// or `expert-v1`, the search as it was before it learned (playouts by the game's
 /// hand-written rule, no forced-win check), kept to measure the learned search against.
-/// `None` for another
-/// name, the error for an override that is wrong.
+/// `None` for another name, the error for an override that is wrong.
 pub fn by_name<G: Learnable>(name: &str) -> Option<Result<ExpertBot<G>, BotNameError>> {
     let mut parts = name.split('/');
     let bot = match parts.next()? {

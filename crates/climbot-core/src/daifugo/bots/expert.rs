@@ -110,5 +110,15 @@ mod tests {
             .with_override("widen=4")
             .unwrap();
         assert!(widest_races(&little).iter().all(|&n| n <= 2));
+        // Without a shortlist every legal decision races: `widen` changes nothing.
+        let every = || {
+            ExpertBot::<Daifugo>::with_iterations(300)
+                .with_override("shortlist=0")
+                .unwrap()
+        };
+        assert_eq!(
+            widest_races(&every().with_override("widen=4").unwrap()),
+            widest_races(&every())
+        );
     }
 }
