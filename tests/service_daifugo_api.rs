@@ -9,7 +9,7 @@ use climbot::daifugo::referee::Referee;
 use climbot::daifugo::rules::RuleSet;
 use climbot::daifugo::view::Phase;
 use climbot::daifugo::{Daifugo, DaifugoDecision, DaifugoView};
-use climbot::game::GameKind;
+use climbot::game::{Game, GameKind};
 use climbot::pb;
 use climbot::pb::bot_service_client::BotServiceClient;
 use climbot::search::Searchable;
@@ -204,6 +204,31 @@ async fn expert_searches_the_play_and_answers_the_exchange_with_hard() {
                 assert!(r.search_iterations > 0);
                 assert!(r.explanation.iter().any(|c| c.chosen));
             }
+        }
+    }
+}
+
+#[tokio::test]
+async fn expert_on_a_long_budget_plays_the_arenas_work_and_no_more() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    let arena = Daifugo::bot("expert").expect("the arena's expert");
+    let limit = Daifugo::SERVED_LIMIT.expect("Daifugo limits its served search");
+    for (rules, players) in [(RuleSet::house(), 4), (RuleSet::uecda(), 5)] {
+        for view in sample_views(rules, players).iter().step_by(3) {
+            let mut request = select(view_to_wire(view), pb::Difficulty::Expert);
+            request.budget_ms = Some(10_000);
+            let r = client.select_play(request).await.unwrap().into_inner();
+            let mut ctx = DecisionContext::unbounded(r.seed);
+            let expected = arena.decide(view, &mut ctx);
+            let decision = match r.decision.and_then(|d| d.game) {
+                Some(pb::decision::Game::Daifugo(d)) => d,
+                other => panic!("not a Daifugo decision: {other:?}"),
+            };
+            assert_eq!(decision, decision_to_wire(&expected));
+            assert_eq!(r.search_iterations, ctx.work().iterations);
+            assert!(r.search_iterations <= limit, "{}", r.search_iterations);
+            assert!(!r.fallback);
         }
     }
 }

@@ -7,11 +7,13 @@
 mod common;
 
 use climbot::bot::{DecisionContext, Difficulty};
+use climbot::dalmuti::Dalmuti;
 use climbot::dalmuti::cards::Cards;
 use climbot::dalmuti::referee::{HandState, deal};
 use climbot::dalmuti::{DalmutiDecision, DalmutiView, Phase, legal_decisions, policy};
-use climbot::game::GameKind;
+use climbot::game::{Game, GameKind};
 use climbot::pb;
+use climbot::search::Searchable;
 use climbot::service::dalmuti::{decision_from_wire, decision_to_wire, view_to_wire};
 use climbot::service::derive_seed;
 use common::*;
@@ -289,6 +291,29 @@ async fn expert_answers_every_phase_with_its_in_process_decision() {
             let hard_choice = hard.decide(&view, &mut DecisionContext::unbounded(seed));
             assert_eq!(expected, hard_choice, "{name}");
         }
+    }
+}
+
+#[tokio::test]
+async fn expert_on_a_long_budget_plays_the_arenas_work_and_no_more() {
+    let server = start(test_config()).await;
+    let mut client = server.client().await;
+    let arena = Dalmuti::bot("expert").expect("the arena's expert");
+    let limit = Dalmuti::SERVED_LIMIT.expect("Dalmuti limits its served search");
+    for (name, view) in phase_views() {
+        let mut request = select_dalmuti(&view, pb::Difficulty::Expert);
+        request.budget_ms = Some(10_000);
+        let r = client.select_play(request).await.unwrap().into_inner();
+        let mut ctx = DecisionContext::unbounded(r.seed);
+        let expected = arena.decide(&view, &mut ctx);
+        assert_eq!(decision_of(&r), decision_to_wire(&expected), "{name}");
+        assert_eq!(r.search_iterations, ctx.work().iterations, "{name}");
+        assert!(
+            r.search_iterations <= limit,
+            "{name}: {}",
+            r.search_iterations
+        );
+        assert!(!r.fallback, "{name}");
     }
 }
 

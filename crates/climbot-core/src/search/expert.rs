@@ -46,6 +46,14 @@ pub trait Searchable: Simulation {
     /// with the rule (the same count, where the served search plays by the rule).
     const RULE_ITERATIONS: u64 = Self::DEFAULT_ITERATIONS;
 
+    /// The most playouts the served EXPERT plays on any budget (`None`, the default:
+    /// as many as the budget allows). Where ten times the work measured no stronger, or
+    /// weaker (`docs/measurements/expert.md`, "The served work"), a budget beyond this
+    /// work buys nothing, so the search stops here: the answer is then the arena's
+    /// `expert`, reproducible and measured. A request's `max_iterations` still sets the
+    /// work.
+    const SERVED_LIMIT: Option<u64> = None;
+
     /// How the served EXPERT's playouts choose their actions: the hand-written rule
     /// (the default), or the trained policy where it measured stronger at equal time.
     const PLAYOUT: PlayoutPolicy = PlayoutPolicy::Rule;
@@ -133,7 +141,7 @@ pub struct ExpertBot<G> {
     /// The bot's name in reports.
     pub name: &'static str,
     /// Playouts per decision when the context sets no limit; `None`: until the budget
-    /// ends (the served level, whose budget always ends).
+    /// ends (a served search, whose budget always ends).
     pub iterations: Option<u64>,
     /// The search's settings.
     pub settings: Settings,
@@ -163,11 +171,12 @@ pub struct ExpertBot<G> {
 }
 
 impl<G: Learnable> ExpertBot<G> {
-    /// The served level: runs until the budget (or the request's iteration limit).
+    /// The served level: runs until the budget, the request's iteration limit or the
+    /// game's [`Searchable::SERVED_LIMIT`], whichever comes first.
     pub const fn served() -> Self {
         ExpertBot {
             name: "expert",
-            iterations: None,
+            iterations: G::SERVED_LIMIT,
             settings: Settings {
                 min_rounds: 8,
                 elimination_z: 3.0,
@@ -191,10 +200,12 @@ impl<G: Learnable> ExpertBot<G> {
 
     /// The search of an analysis ([`super::analysis`]): every legal decision searched
     /// and kept to the end (no shortlist, anchor, forced-win shortcut or elimination),
-    /// until the budget or the context's iteration limit.
+    /// until the budget or the context's iteration limit (a longer budget narrows every
+    /// candidate's interval, so the served limit does not apply).
     pub const fn analysis() -> Self {
         let mut bot = Self::served();
         bot.name = "analysis";
+        bot.iterations = None;
         bot.settings.elimination_z = f64::INFINITY;
         bot.settings.halving = false;
         bot.anchor_z = 0.0;
@@ -626,6 +637,33 @@ impl<G: Game> std::fmt::Debug for ExpertBot<G> {
             .field("settings", &self.settings)
             .finish()
     }
+}
+
+/// Checks [`Searchable::SERVED_LIMIT`] on `views`: on a budget that outlasts it, the
+/// served search plays at most the limit and answers as the arena's `expert` (which
+/// plays the limit's playouts without a budget), reaching the limit at least once.
+/// The budget is 20 times the limit's playouts (the search checks it before each one),
+/// so that a search without the limit would play on where its race is not decided.
+#[cfg(test)]
+pub(crate) fn assert_served_search_stops_at_its_limit<G: Learnable>(views: &[G::View]) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let limit = G::SERVED_LIMIT.expect("the game limits its served search");
+    let arena = by_name::<G>("expert").unwrap().unwrap();
+    assert_eq!(arena.iterations, Some(limit));
+    let mut reached = 0;
+    for (seed, view) in (1..).zip(views) {
+        let checks = AtomicU64::new(0);
+        let stop = || checks.fetch_add(1, Ordering::Relaxed) >= 20 * limit;
+        let mut served = DecisionContext::new(seed, &stop);
+        let decision = ExpertBot::<G>::served().decide(view, &mut served);
+        let mut unbounded = DecisionContext::unbounded(seed);
+        assert_eq!(decision, arena.decide(view, &mut unbounded), "seed {seed}");
+        let played = served.work().iterations;
+        assert!(played <= limit, "seed {seed}: {played} playouts");
+        assert_eq!(played, unbounded.work().iterations, "seed {seed}");
+        reached += usize::from(played == limit);
+    }
+    assert!(reached > 0, "no view took the whole limit");
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@
 //! races only HARD's two best candidates and keeps HARD's own choice unless the other is
 //! ahead by 3 standard errors of paired evidence. Letting HARD's next candidates join a
 //! decided race (`expert/widen=4`) was measured and bought nothing, at the served work or
-//! at ten times it.
+//! at ten times it. Nor did ten times the playouts (under the UECda rules it lost
+//! places), so the served search stops at the arena's work whatever the budget.
 
 use super::easy::choose_play_with;
 use crate::daifugo::Daifugo;
@@ -24,6 +25,9 @@ use rand_chacha::ChaCha8Rng;
 
 impl Searchable for Daifugo {
     const DEFAULT_ITERATIONS: u64 = 1500;
+    /// Ten times this work measured no stronger under the house rules and weaker under
+    /// the UECda rules (`docs/measurements/expert.md`, "The served work").
+    const SERVED_LIMIT: Option<u64> = Some(Self::DEFAULT_ITERATIONS);
     const ANCHOR_Z: f64 = 3.0;
     const SHORTLIST: usize = 2;
 
@@ -94,6 +98,20 @@ mod tests {
                 candidates.len()
             })
             .collect()
+    }
+
+    #[test]
+    fn the_served_search_stops_at_the_arenas_work_on_a_longer_budget() {
+        for rules in [RuleSet::house(), RuleSet::uecda()] {
+            let views: Vec<_> = (1..=8)
+                .map(|seed| {
+                    let mut referee = Referee::new(rules, 4).unwrap();
+                    referee.start_game_seeded(seed);
+                    referee.view(referee.to_act().unwrap()).unwrap()
+                })
+                .collect();
+            crate::search::expert::assert_served_search_stops_at_its_limit::<Daifugo>(&views);
+        }
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! than plain racing over uniform deals. The easy playouts misjudge a table of HARD
 //! bots, which contest tricks the easy rule would not (at 4 players the plain race was
 //! only level with HARD), so HARD's own choice stands unless the race puts another
-//! candidate ahead of it by 3 standard errors of paired evidence.
+//! candidate ahead of it by 3 standard errors of paired evidence. Ten times the arena's
+//! playouts measured no stronger, so the served search stops at them whatever the budget.
 
 use super::easy::{easy_follow, easy_lead};
 use crate::dalmuti::Dalmuti;
@@ -21,6 +22,9 @@ use rand_chacha::ChaCha8Rng;
 
 impl Searchable for Dalmuti {
     const DEFAULT_ITERATIONS: u64 = 5000;
+    /// Ten times this work measured no stronger (`docs/measurements/expert.md`, "The
+    /// served work").
+    const SERVED_LIMIT: Option<u64> = Some(Self::DEFAULT_ITERATIONS);
     const ANCHOR_Z: f64 = 3.0;
     const TREE: TreeSettings = TreeSettings::NONE;
 
@@ -57,4 +61,19 @@ impl Searchable for Dalmuti {
 /// mistake, more a blunder.
 impl crate::search::analysis::Reviewable for Dalmuti {
     const REVIEW_THRESHOLDS: [f64; 3] = [0.05, 0.15, 0.4];
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dalmuti::Dalmuti;
+    use crate::dalmuti::referee::opening_view_input;
+    use crate::dalmuti::view::DalmutiView;
+
+    #[test]
+    fn the_served_search_stops_at_the_arenas_work_on_a_longer_budget() {
+        let views: Vec<_> = (1..=4)
+            .map(|seed| DalmutiView::new(opening_view_input(6, seed)).unwrap())
+            .collect();
+        crate::search::expert::assert_served_search_stops_at_its_limit::<Dalmuti>(&views);
+    }
 }
