@@ -7,6 +7,9 @@
 
 mod common;
 
+use climbot::dial::{DialTable, table_text};
+use climbot::game::GameKind;
+use climbot::lexio::Lexio;
 use climbot::playground::Config;
 use common::playground::{advance, call, start_playground};
 use serde_json::{Value, json};
@@ -209,12 +212,14 @@ fn bots_at_a_strength_play_the_dials_nearest_setting() {
     assert_eq!(human_actions, 0);
     let moves = end["moves"].as_array().unwrap();
     assert!(!moves.is_empty(), "{end}");
+    // The levels the shipped dial's settings nearest 0 (its weakest) and 950 are built from.
+    let dial = DialTable::<Lexio>::parse(table_text(GameKind::Lexio)).unwrap();
+    let level_at = |strength: f64| dial.nearest(strength).base().name();
     for m in moves {
-        // Lexio's dial: easy is its weakest setting, hard is rated nearest 950.
         let (level, strength) = match m["player"].as_u64().unwrap() {
-            0 => ("easy", json!(0)),
+            0 => (level_at(0.0), json!(0)),
             1 => ("normal", Value::Null),
-            _ => ("hard", json!(950)),
+            _ => (level_at(950.0), json!(950)),
         };
         assert_eq!(m["level"], level, "{m}");
         assert_eq!(m["strength"], strength, "{m}");
