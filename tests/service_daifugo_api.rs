@@ -213,7 +213,13 @@ async fn expert_on_a_long_budget_plays_the_arenas_work_and_no_more() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
     let arena = Daifugo::bot("expert").expect("the arena's expert");
-    let limit = Daifugo::SERVED_LIMIT.expect("Daifugo limits its served search");
+    const {
+        assert!(
+            Daifugo::SERVED_STOPS_AT_DEFAULT,
+            "Daifugo limits its served search"
+        )
+    };
+    let limit = Daifugo::DEFAULT_ITERATIONS;
     for (rules, players) in [(RuleSet::house(), 4), (RuleSet::uecda(), 5)] {
         for view in sample_views(rules, players).iter().step_by(3) {
             let mut request = select(view_to_wire(view), pb::Difficulty::Expert);

@@ -299,7 +299,13 @@ async fn expert_on_a_long_budget_plays_the_arenas_work_and_no_more() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
     let arena = Dalmuti::bot("expert").expect("the arena's expert");
-    let limit = Dalmuti::SERVED_LIMIT.expect("Dalmuti limits its served search");
+    const {
+        assert!(
+            Dalmuti::SERVED_STOPS_AT_DEFAULT,
+            "Dalmuti limits its served search"
+        )
+    };
+    let limit = Dalmuti::DEFAULT_ITERATIONS;
     for (name, view) in phase_views() {
         let mut request = select_dalmuti(&view, pb::Difficulty::Expert);
         request.budget_ms = Some(10_000);

@@ -46,13 +46,13 @@ pub trait Searchable: Simulation {
     /// with the rule (the same count, where the served search plays by the rule).
     const RULE_ITERATIONS: u64 = Self::DEFAULT_ITERATIONS;
 
-    /// The most playouts the served EXPERT plays on any budget (`None`, the default:
-    /// as many as the budget allows). Where ten times the work measured no stronger, or
-    /// weaker (`docs/measurements/expert.md`, "The served work"), a budget beyond this
-    /// work buys nothing, so the search stops here: the answer is then the arena's
-    /// `expert`, reproducible and measured. A request's `max_iterations` still sets the
-    /// work.
-    const SERVED_LIMIT: Option<u64> = None;
+    /// Whether the served EXPERT stops at [`Searchable::DEFAULT_ITERATIONS`] playouts
+    /// on a budget that lasts longer (`false`, the default: it plays as many as the
+    /// budget allows). Where ten times that work measured no stronger, or weaker
+    /// (`docs/measurements/expert.md`, "The served work"), a longer budget buys
+    /// nothing, so the search stops there: the answer is then the arena's `expert`,
+    /// reproducible and measured. A request's `max_iterations` still sets the work.
+    const SERVED_STOPS_AT_DEFAULT: bool = false;
 
     /// How the served EXPERT's playouts choose their actions: the hand-written rule
     /// (the default), or the trained policy where it measured stronger at equal time.
@@ -172,11 +172,16 @@ pub struct ExpertBot<G> {
 
 impl<G: Learnable> ExpertBot<G> {
     /// The served level: runs until the budget, the request's iteration limit or the
-    /// game's [`Searchable::SERVED_LIMIT`], whichever comes first.
+    /// game's [`Searchable::DEFAULT_ITERATIONS`] where it stops there
+    /// ([`Searchable::SERVED_STOPS_AT_DEFAULT`]), whichever comes first.
     pub const fn served() -> Self {
         ExpertBot {
             name: "expert",
-            iterations: G::SERVED_LIMIT,
+            iterations: if G::SERVED_STOPS_AT_DEFAULT {
+                Some(G::DEFAULT_ITERATIONS)
+            } else {
+                None
+            },
             settings: Settings {
                 min_rounds: 8,
                 elimination_z: 3.0,
@@ -639,15 +644,20 @@ impl<G: Game> std::fmt::Debug for ExpertBot<G> {
     }
 }
 
-/// Checks [`Searchable::SERVED_LIMIT`] on `views`: on a budget that outlasts it, the
-/// served search plays at most the limit and answers as the arena's `expert` (which
-/// plays the limit's playouts without a budget), reaching the limit at least once.
+/// Checks [`Searchable::SERVED_STOPS_AT_DEFAULT`] on `views`: on a budget that outlasts
+/// [`Searchable::DEFAULT_ITERATIONS`] (the limit), the served search plays at most the
+/// limit and answers as the arena's `expert` (which plays the limit's playouts without a
+/// budget), reaching the limit at least once.
 /// The budget is 20 times the limit's playouts (the search checks it before each one),
 /// so that a search without the limit would play on where its race is not decided.
 #[cfg(test)]
 pub(crate) fn assert_served_search_stops_at_its_limit<G: Learnable>(views: &[G::View]) {
     use std::sync::atomic::{AtomicU64, Ordering};
-    let limit = G::SERVED_LIMIT.expect("the game limits its served search");
+    assert!(
+        G::SERVED_STOPS_AT_DEFAULT,
+        "the game limits its served search"
+    );
+    let limit = G::DEFAULT_ITERATIONS;
     let arena = by_name::<G>("expert").unwrap().unwrap();
     assert_eq!(arena.iterations, Some(limit));
     let mut reached = 0;

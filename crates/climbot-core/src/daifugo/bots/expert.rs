@@ -27,7 +27,7 @@ impl Searchable for Daifugo {
     const DEFAULT_ITERATIONS: u64 = 1500;
     /// Ten times this work measured no stronger under the house rules and weaker under
     /// the UECda rules (`docs/measurements/expert.md`, "The served work").
-    const SERVED_LIMIT: Option<u64> = Some(Self::DEFAULT_ITERATIONS);
+    const SERVED_STOPS_AT_DEFAULT: bool = true;
     const ANCHOR_Z: f64 = 3.0;
     const SHORTLIST: usize = 2;
 
@@ -82,16 +82,22 @@ mod tests {
     use crate::daifugo::bots::is_legal;
     use crate::daifugo::referee::Referee;
     use crate::daifugo::rules::RuleSet;
+    use crate::daifugo::view::DaifugoView;
     use crate::game::Policy;
     use crate::search::ExpertBot;
+
+    /// The first view of a 4-player game dealt from `seed`.
+    fn opening_view(rules: RuleSet, seed: u64) -> DaifugoView {
+        let mut referee = Referee::new(rules, 4).unwrap();
+        referee.start_game_seeded(seed);
+        referee.view(referee.to_act().unwrap()).unwrap()
+    }
 
     /// The most candidates each search raced, on the opening views of a few games.
     fn widest_races(bot: &ExpertBot<Daifugo>) -> Vec<usize> {
         (1..=6)
             .map(|seed| {
-                let mut referee = Referee::new(RuleSet::house(), 4).unwrap();
-                referee.start_game_seeded(seed);
-                let view = referee.view(referee.to_act().unwrap()).unwrap();
+                let view = opening_view(RuleSet::house(), seed);
                 let mut ctx = DecisionContext::unbounded(seed);
                 let (decision, candidates) = bot.decide_explained(&view, &mut ctx);
                 assert!(is_legal(&view, &decision));
@@ -103,13 +109,7 @@ mod tests {
     #[test]
     fn the_served_search_stops_at_the_arenas_work_on_a_longer_budget() {
         for rules in [RuleSet::house(), RuleSet::uecda()] {
-            let views: Vec<_> = (1..=8)
-                .map(|seed| {
-                    let mut referee = Referee::new(rules, 4).unwrap();
-                    referee.start_game_seeded(seed);
-                    referee.view(referee.to_act().unwrap()).unwrap()
-                })
-                .collect();
+            let views: Vec<_> = (1..=8).map(|seed| opening_view(rules, seed)).collect();
             crate::search::expert::assert_served_search_stops_at_its_limit::<Daifugo>(&views);
         }
     }

@@ -24,7 +24,7 @@ impl Searchable for Dalmuti {
     const DEFAULT_ITERATIONS: u64 = 5000;
     /// Ten times this work measured no stronger (`docs/measurements/expert.md`, "The
     /// served work").
-    const SERVED_LIMIT: Option<u64> = Some(Self::DEFAULT_ITERATIONS);
+    const SERVED_STOPS_AT_DEFAULT: bool = true;
     const ANCHOR_Z: f64 = 3.0;
     const TREE: TreeSettings = TreeSettings::NONE;
 
