@@ -162,10 +162,27 @@ fn a_sharded_calibration_merges_into_the_unsharded_one() {
     let args = small_lexio_ladder(true, "easy,normal/temperature=6,normal,hard", "3");
     let (whole, files) = whole_json_and_two_shards(&dir, &args);
     let ratings: Value = serde_json::from_str(&whole).unwrap();
-    // Easy is pinned at its ladder rating; the band leaves out the far pairs.
-    assert_eq!(ratings["ratings"][0]["elo"], 595.0);
+    // The served levels are pinned at their ladder ratings; the band leaves out the
+    // far pairs.
+    for (i, pinned) in [
+        (0, Some(595.0)),
+        (1, None),
+        (2, Some(772.0)),
+        (3, Some(947.0)),
+    ] {
+        let rating = &ratings["ratings"][i];
+        assert_eq!(rating["pinned"], pinned.is_some(), "{rating}");
+        if let Some(elo) = pinned {
+            assert_eq!(rating["elo"], elo, "{rating}");
+        }
+    }
     assert_eq!(ratings["pairs"].as_array().unwrap().len(), 5);
     assert_eq!(merged_json(&[&files[0], &files[1]]), whole);
+    // Merged without --json, the shards give the dial table the unsharded command
+    // prints, byte for byte, headed by that command.
+    let table = merged(&[&files[1], &files[0]], false);
+    assert!(table.status.success());
+    assert_eq!(String::from_utf8(table.stdout).unwrap(), stdout_of(&args));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

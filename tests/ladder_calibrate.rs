@@ -1,6 +1,6 @@
 //! `climbot ladder --calibrate` prints a dial table the service reads: its header
 //! names the command that made it, its settings rise strictly, and a calibration that
-//! does not start at the pinned level is refused.
+//! plays none of the served levels (pinned at their ladder ratings) is refused.
 mod common;
 
 use climbot::dial::DialTable;
@@ -36,18 +36,39 @@ fn a_calibration_prints_a_table_the_dial_reads() {
     assert!(table.contains("# step easy -> normal/temperature=6/margin=8: "));
     let dial = DialTable::<Lexio>::parse(&table).unwrap_or_else(|e| panic!("{e}\n{table}"));
     assert_eq!(dial.settings().len(), 4, "{table}");
-    let easy = dial.settings().iter().find(|s| s.bot() == "easy").unwrap();
-    assert_eq!(easy.rating(), 595.0);
-    assert_eq!(easy.ci95(), (595.0, 595.0));
+    assert!(
+        table.contains(
+            "# pinned at their ratings on the ladder: easy 595, normal 772, hard 947; \
+             the intervals are relative to them.\n"
+        ),
+        "{table}"
+    );
+    for (level, rating) in [("easy", 595.0), ("normal", 772.0), ("hard", 947.0)] {
+        let setting = dial.settings().iter().find(|s| s.bot() == level).unwrap();
+        assert_eq!(setting.rating(), rating, "{table}");
+        assert_eq!(setting.ci95(), (rating, rating), "{table}");
+    }
+    let between = &dial
+        .settings()
+        .iter()
+        .find(|s| s.bot() == "normal/temperature=6/margin=8");
+    let (lo, hi) = between.unwrap().ci95();
+    assert!(lo < hi, "a fitted setting has an interval: {table}");
 }
 
 #[test]
-fn a_calibration_starts_at_the_pinned_level() {
+fn a_calibration_plays_a_served_level() {
     let out = climbot_command()
-        .args(calibration("normal,hard"))
+        .args(calibration(
+            "normal/temperature=6/margin=8,hard/temperature=3/margin=4",
+        ))
         .output()
         .expect("climbot runs");
     assert_eq!(out.status.code(), Some(64));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("a calibration starts at easy"), "{stderr}");
+    assert!(
+        stderr
+            .contains("a calibration plays at least one served level (easy, normal, hard, expert)"),
+        "{stderr}"
+    );
 }

@@ -1,5 +1,6 @@
 //! `climbot arena`: duplicate matches between bots from the command line.
 
+use super::ladder::Pin;
 use super::shard::{Merged, Shard, ShardFile, ShardedRun, TableSpec, merge, play_shard};
 use super::{ArenaConfig, ArenaError, GameRunner, Runner, Sprt, entrants, run_with_progress};
 use crate::daifugo::Daifugo;
@@ -246,8 +247,8 @@ pub struct LadderArgs {
     /// The table.
     #[command(flatten)]
     pub table: TableArgs,
-    /// The levels, weakest expected first (the first is the rating anchor, 0); by
-    /// default `random` and every level the game serves. The names are those of
+    /// The levels, weakest expected first (in a plain ladder the first is the rating
+    /// anchor, 0); by default `random` and every level the game serves. The names are those of
     /// `arena --lineup`.
     #[arg(long, value_delimiter = ',')]
     pub levels: Vec<String>,
@@ -269,9 +270,10 @@ pub struct LadderArgs {
     #[arg(long)]
     pub json: bool,
     /// Calibrate the strength dial: the levels default to the game's dial settings
-    /// (easy first, weakest to strongest), each meets the next two, easy is pinned at
-    /// its rating on the ladder, and the output is the dial's table (the service's
-    /// `crates/climbot-core/dial/GAME.txt`; `--json` prints the ratings instead).
+    /// (weakest to strongest), each meets the next two, every served level among them
+    /// is pinned at its rating on the ladder and the settings are fitted between, and
+    /// the output is the dial's table (the service's `crates/climbot-core/dial/GAME.txt`;
+    /// `--json` prints the ratings instead).
     #[arg(long)]
     pub calibrate: bool,
 }
@@ -312,17 +314,33 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
             .check_bot(level)
             .map_err(|e| ToolError::usage_of(e.named_by("--levels")))?;
     }
-    let (reach, anchor_rating) = match &grid {
+    let (reach, pins) = match &grid {
         Some(grid) => {
-            if levels[0] != grid.pinned_level {
+            let pins: Vec<Pin> = grid
+                .pins
+                .iter()
+                .filter(|(level, _)| levels.iter().any(|l| l == level))
+                .map(|&(level, rating)| Pin {
+                    level: level.into(),
+                    rating,
+                })
+                .collect();
+            if pins.is_empty() {
+                let served: Vec<&str> = grid.pins.iter().map(|p| p.0).collect();
                 return Err(ToolError::usage(format!(
-                    "--levels: a calibration starts at {}, the level pinned at its ladder rating",
-                    grid.pinned_level
+                    "--levels: a calibration plays at least one served level ({}), pinned at its ladder rating",
+                    served.join(", ")
                 )));
             }
-            (Some(super::ladder::CALIBRATION_REACH), grid.pinned_rating)
+            (Some(super::ladder::CALIBRATION_REACH), pins)
         }
-        None => (None, 0.0),
+        None => (
+            None,
+            vec![Pin {
+                level: levels[0].clone(),
+                rating: 0.0,
+            }],
+        ),
     };
     if let Some(shard) = args.shard {
         let run = ShardedRun::Ladder {
@@ -330,7 +348,7 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
             blocks: args.blocks,
             seed: args.seed,
             reach,
-            anchor_rating,
+            pins,
         };
         return sharded(runner.as_ref(), args.table.spec(), run, shard, args.threads);
     }
@@ -339,7 +357,7 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
         blocks: args.blocks,
         seed: args.seed,
         reach,
-        anchor_rating,
+        pins,
     };
     let runs = super::ladder::ladder_runs(&config).len() as u64;
     let progress = Progress::new(runs * config.blocks, "blocks");
@@ -430,11 +448,38 @@ pub fn merge_shards(args: MergeArgs) -> Result<(), ToolError> {
         .collect::<Result<Vec<_>, _>>()?;
     let table = TableArgs::of_spec(&files[0].table)?;
     let runner = table.runner()?;
+    // A calibration's shards merge into the dial's table, headed by the command that
+    // plays the same blocks in one run.
+    let calibration = match &files[0].run {
+        ShardedRun::Ladder {
+            reach: Some(_),
+            levels,
+            blocks,
+            seed,
+            ..
+        } => super::ladder::dial_grid(runner.game()).map(|grid| {
+            let default_levels = grid.levels.len() == levels.len()
+                && grid
+                    .levels
+                    .iter()
+                    .zip(levels)
+                    .all(|(a, b)| *a == b.as_str());
+            let given = if default_levels { &[][..] } else { &levels[..] };
+            (
+                grid.title,
+                calibration_command(&table, given, *blocks, *seed),
+            )
+        }),
+        _ => None,
+    };
     match merge(runner.as_ref(), &files).map_err(ToolError::usage_of)? {
         Merged::Arena(report) if args.json => println!("{}", report.to_json()),
         Merged::Arena(report) => print!("{}", report.to_table()),
         Merged::Ladder(report) if args.json => println!("{}", report.to_json()),
-        Merged::Ladder(report) => print!("{}", report.to_table()),
+        Merged::Ladder(report) => match calibration {
+            Some((title, command)) => print!("{}", report.to_dial_table(title, &command)),
+            None => print!("{}", report.to_table()),
+        },
     }
     Ok(())
 }

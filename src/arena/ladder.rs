@@ -7,19 +7,30 @@
 //! side whose primary metric is better (chips for Lexio, finishing place for Dalmuti
 //! and Daifugo); an exact tie counts half to each. The ratings maximize the
 //! Bradley–Terry likelihood `P(A beats B) = 1 / (1 + 10^((R_B - R_A) / 400))` on the
-//! Elo scale, with the first level anchored at 0 and, for every pair that met, half a
-//! virtual win each way (a weak prior that keeps a level that never lost finite). The
-//! 95% intervals come from the inverse of the likelihood's curvature (the observed
-//! Fisher information); each step up the ladder gets its own interval from the same
-//! covariance.
+//! Elo scale, with the pinned levels fixed (a plain ladder pins its first level at 0; a
+//! calibration pins every served level at its rating on the ladder) and, for every pair
+//! that met, half a virtual win each way (a weak prior that keeps a level that never
+//! lost finite). The 95% intervals come from the inverse of the likelihood's curvature
+//! (the observed Fisher information) and are relative to the pinned levels; each step
+//! up the ladder gets its own interval from the same covariance.
 
 use super::{ArenaConfig, ArenaError, ArenaReport, GameRunner, run_with_progress};
 use crate::stats::MeanCi;
+use serde::{Deserialize, Serialize};
+
+/// A level whose rating is fixed rather than fitted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pin {
+    /// The level, as named in the ladder's levels.
+    pub level: String,
+    /// Its rating.
+    pub rating: f64,
+}
 
 /// Settings of a ladder run.
 #[derive(Clone, Debug)]
 pub struct LadderConfig {
-    /// The levels, weakest expected first; the first is the rating anchor (0).
+    /// The levels, weakest expected first.
     pub levels: Vec<String>,
     /// Blocks per pair and direction.
     pub blocks: u64,
@@ -28,21 +39,47 @@ pub struct LadderConfig {
     /// Which pairs meet: `None`, every pair; `Some(k)`, each level and the next `k`
     /// in the list (a calibration's band, for many settings in order of strength).
     pub reach: Option<usize>,
-    /// The first level's rating: 0 for a plain ladder (the scale's zero); a
-    /// calibration pins its first level at that level's rating on the ladder.
-    pub anchor_rating: f64,
+    /// The levels whose ratings are fixed: a plain ladder pins its first level at 0 (the
+    /// scale's zero); a calibration pins every served level it plays at that level's
+    /// rating on the ladder. Every pin names one of `levels`, each at most once.
+    pub pins: Vec<Pin>,
 }
 
 impl LadderConfig {
     /// A plain ladder: every pair meets, the first level is 0.
     pub fn every_pair(levels: Vec<String>, blocks: u64, seed: u64) -> Self {
         LadderConfig {
+            pins: vec![Pin {
+                level: levels[0].clone(),
+                rating: 0.0,
+            }],
             levels,
             blocks,
             seed,
             reach: None,
-            anchor_rating: 0.0,
         }
+    }
+
+    /// The pins as (level index, rating), in the order given.
+    fn pinned(&self) -> Result<Vec<(usize, f64)>, ArenaError> {
+        let mut pinned: Vec<(usize, f64)> = Vec::with_capacity(self.pins.len());
+        for pin in &self.pins {
+            let index = self
+                .levels
+                .iter()
+                .position(|l| *l == pin.level)
+                .ok_or(ArenaError::Fit("a pinned level is not among the levels"))?;
+            if pinned.iter().any(|&(i, _)| i == index) || !pin.rating.is_finite() {
+                return Err(ArenaError::Fit("a level is pinned twice or at no number"));
+            }
+            pinned.push((index, pin.rating));
+        }
+        if pinned.is_empty() {
+            return Err(ArenaError::Fit(
+                "no level is pinned (the ratings have no scale)",
+            ));
+        }
+        Ok(pinned)
     }
 
     /// Whether levels `a < b` meet.
@@ -72,10 +109,12 @@ pub struct PairResult {
 pub struct Rating {
     /// The level.
     pub level: String,
-    /// Its Elo-scale rating (the anchor is 0).
+    /// Its Elo-scale rating.
     pub elo: f64,
-    /// The 95% interval.
+    /// The 95% interval, relative to the pinned levels (a pinned level's is its rating).
     pub ci95: (f64, f64),
+    /// Whether the rating is pinned rather than fitted.
+    pub pinned: bool,
 }
 
 /// One step up the ladder: a level's rating minus the one below it.
@@ -102,8 +141,8 @@ pub struct LadderReport {
     pub blocks: u64,
     /// The seed.
     pub seed: u64,
-    /// The first level's rating (0 unless pinned).
-    pub anchor_rating: f64,
+    /// The levels whose ratings are fixed, and those ratings.
+    pub pins: Vec<Pin>,
     /// The primary metric and whether higher is better.
     pub metric: (String, bool),
     /// Every pair's results.
@@ -123,11 +162,11 @@ pub const CALIBRATION_REACH: usize = 2;
 pub struct DialGrid {
     /// The game's name in the dial table's header.
     pub title: &'static str,
-    /// The first setting, pinned at its rating on the ladder.
-    pub pinned_level: &'static str,
-    /// That rating (the ladder of `docs/tools.md`: held-out seed 31337, 20 blocks per
-    /// pair, random = 0), so that the dial speaks the ladder's scale.
-    pub pinned_rating: f64,
+    /// The served levels and their ratings on the ladder (`docs/tools.md`: held-out
+    /// seed 31337, 20 blocks per pair, random = 0), weakest first. A calibration pins
+    /// each at that rating and fits the settings between them, so that the dial speaks
+    /// the ladder's scale.
+    pub pins: &'static [(&'static str, f64)],
     /// The settings, weakest expected first: the served levels and, between them,
     /// the same bots remembering less of the log (`memory=k`), choosing more loosely
     /// among their own scored candidates (`temperature`, `margin`) or searching less
@@ -140,13 +179,18 @@ pub fn dial_grid(game: &str) -> Option<DialGrid> {
     match game {
         "lexio" => Some(DialGrid {
             title: "Lexio",
-            pinned_level: "easy",
-            pinned_rating: 595.0,
+            pins: &[
+                ("easy", 595.0),
+                ("normal", 772.0),
+                ("hard", 947.0),
+                ("expert", 1144.0),
+            ],
             levels: &[
                 "easy",
                 "normal/temperature=4/margin=6",
                 "normal/temperature=3.75/margin=5.5",
                 "normal/temperature=3.5/margin=5",
+                "normal/temperature=3.35/margin=4.75",
                 "normal/temperature=3.2/margin=4.5",
                 "normal/temperature=2.8/margin=4",
                 "normal",
@@ -154,6 +198,7 @@ pub fn dial_grid(game: &str) -> Option<DialGrid> {
                 "hard/temperature=2.25/margin=3.25",
                 "hard/temperature=2/margin=3",
                 "hard/temperature=1.6/margin=2.5",
+                "hard/temperature=1.4/margin=2.25",
                 "hard/temperature=1.2/margin=2",
                 "hard",
                 "expert/iterations=60",
@@ -167,8 +212,12 @@ pub fn dial_grid(game: &str) -> Option<DialGrid> {
         }),
         "dalmuti" => Some(DialGrid {
             title: "The Great Dalmuti",
-            pinned_level: "easy",
-            pinned_rating: 604.0,
+            pins: &[
+                ("easy", 604.0),
+                ("normal", 749.0),
+                ("hard", 956.0),
+                ("expert", 1118.0),
+            ],
             levels: &[
                 "easy",
                 "normal/memory=8",
@@ -177,8 +226,10 @@ pub fn dial_grid(game: &str) -> Option<DialGrid> {
                 "normal/memory=12",
                 "normal/memory=15",
                 "normal/memory=18",
+                "normal/memory=22",
                 "normal",
                 "hard/memory=6",
+                "hard/memory=8",
                 "hard/memory=10",
                 "hard",
                 "expert/iterations=30",
@@ -196,16 +247,22 @@ pub fn dial_grid(game: &str) -> Option<DialGrid> {
         }),
         "daifugo" => Some(DialGrid {
             title: "Daifugo",
-            pinned_level: "easy",
-            pinned_rating: 529.0,
+            pins: &[
+                ("easy", 529.0),
+                ("normal", 1035.0),
+                ("hard", 1302.0),
+                ("expert", 1401.0),
+            ],
             levels: &[
                 "easy",
                 "normal/memory=1/temperature=1.5/margin=3",
                 "normal/memory=1/temperature=1.35/margin=2.7",
+                "normal/memory=1/temperature=1.3/margin=2.6",
                 "normal/memory=1/temperature=1.27/margin=2.55",
                 "normal/memory=1/temperature=1.25/margin=2.5",
                 "normal/memory=1/temperature=1.235/margin=2.47",
                 "normal/memory=1/temperature=1.2/margin=2.4",
+                "normal/memory=1/temperature=1.1/margin=2.2",
                 "normal/memory=1/temperature=1/margin=2",
                 "normal/memory=1/temperature=0.9/margin=1.8",
                 "normal/memory=1/temperature=0.8/margin=1.6",
@@ -221,8 +278,10 @@ pub fn dial_grid(game: &str) -> Option<DialGrid> {
                 "hard/memory=24",
                 "hard/memory=36",
                 "hard/memory=48",
+                "hard/memory=60",
                 "hard/memory=72",
                 "hard",
+                "expert/iterations=100",
                 "expert/iterations=200",
                 "expert/iterations=300",
                 "expert",
@@ -280,6 +339,7 @@ pub fn check_ladder(runner: &dyn GameRunner, config: &LadderConfig) -> Result<()
     if config.reach == Some(0) {
         return Err(ArenaError::TooFewLevels);
     }
+    config.pinned()?;
     for level in &config.levels {
         runner.check_bot(level)?;
     }
@@ -374,23 +434,23 @@ pub fn fit_ladder(
         .iter()
         .map(|p| (p.a, p.b, p.wins_a, p.blocks as f64))
         .collect();
-    let (mut elo, covariance) = bradley_terry(n, &games)?;
-    for r in &mut elo {
-        *r += config.anchor_rating;
-    }
+    let pinned = config.pinned()?;
+    let (elo, covariance) = bradley_terry(n, &games, &pinned)?;
     let se = |i: usize, j: usize| {
-        // Var(R_i - R_j) from the covariance (the anchor has no variance).
+        // Var(R_i - R_j) from the covariance (a pinned level has no variance).
         (covariance[i][i] + covariance[j][j] - 2.0 * covariance[i][j])
             .max(0.0)
             .sqrt()
     };
     let ratings = (0..n)
         .map(|i| {
-            let half = 1.96 * se(i, 0);
+            // Relative to the pins, whose variance is 0.
+            let half = 1.96 * covariance[i][i].max(0.0).sqrt();
             Rating {
                 level: config.levels[i].clone(),
                 elo: elo[i],
                 ci95: (elo[i] - half, elo[i] + half),
+                pinned: pinned.iter().any(|&(p, _)| p == i),
             }
         })
         .collect();
@@ -412,7 +472,7 @@ pub fn fit_ladder(
         players: runner.players(),
         blocks: config.blocks,
         seed: config.seed,
-        anchor_rating: config.anchor_rating,
+        pins: config.pins.clone(),
         metric: (metrics[0].to_string(), runner.higher_is_better()),
         pairs,
         ratings,
@@ -424,19 +484,45 @@ pub fn fit_ladder(
 const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// The Bradley–Terry maximum-likelihood ratings of `n` players from `games`, each
-/// `(a, b, wins of a, games played)`, on the Elo scale with player 0 anchored at 0,
-/// and their covariance matrix (Elo²). Every pair that met gets half a virtual win
-/// each way. Newton's method on the log-likelihood.
+/// `(a, b, wins of a, games played)`, on the Elo scale with the players of `pinned`
+/// (`(player, rating)`, at least one) fixed at their ratings, and their covariance
+/// matrix (Elo²; a pinned player's rows are 0). Every pair that met gets half a virtual
+/// win each way. Newton's method on the log-likelihood, a step halved while it would
+/// lower the likelihood (far-apart pins can send a full step past the maximum).
 pub fn bradley_terry(
     n: usize,
     games: &[(usize, usize, f64, f64)],
+    pinned: &[(usize, f64)],
 ) -> Result<(Vec<f64>, Vec<Vec<f64>>), ArenaError> {
     let games: Vec<(usize, usize, f64, f64)> = games
         .iter()
         .map(|&(a, b, w, g)| (a, b, w + 0.5, g + 1.0))
         .collect();
-    let mut theta = vec![0.0f64; n];
-    let mut information = vec![vec![0.0; n - 1]; n - 1];
+    if pinned.is_empty() {
+        return Err(ArenaError::Fit(
+            "no level is pinned (the ratings have no scale)",
+        ));
+    }
+    let free: Vec<usize> = (0..n)
+        .filter(|i| pinned.iter().all(|&(p, _)| p != *i))
+        .collect();
+    // The free players start at the pins' mean (0 for a plain ladder's one pin at 0).
+    let start = pinned.iter().map(|&(_, r)| r / ELO_PER_NAT).sum::<f64>() / pinned.len() as f64;
+    let mut theta = vec![start; n];
+    for &(p, rating) in pinned {
+        theta[p] = rating / ELO_PER_NAT;
+    }
+    let log_likelihood = |theta: &[f64]| -> f64 {
+        games
+            .iter()
+            .map(|&(a, b, w, g)| {
+                // ln P(a beats b) = -ln(1 + e^(θb - θa)), computed without overflow.
+                let ln_p = |d: f64| -(d.max(0.0) + (-d.abs()).exp().ln_1p());
+                w * ln_p(theta[b] - theta[a]) + (g - w) * ln_p(theta[a] - theta[b])
+            })
+            .sum()
+    };
+    let mut information = vec![vec![0.0; free.len()]; free.len()];
     for _ in 0..100 {
         let mut gradient = vec![0.0; n];
         let mut hessian = vec![vec![0.0; n]; n];
@@ -450,31 +536,52 @@ pub fn bradley_terry(
             hessian[a][b] -= c;
             hessian[b][a] -= c;
         }
-        // Player 0 is the anchor: solve for the others.
-        information = (1..n)
-            .map(|i| (1..n).map(|j| hessian[i][j]).collect())
+        // The pinned players are fixed: solve for the others.
+        information = free
+            .iter()
+            .map(|&i| free.iter().map(|&j| hessian[i][j]).collect())
             .collect();
         let inverse = invert(&information).ok_or(ArenaError::Fit(
-            "the ladder's pairs do not connect every level (no rating can be fitted)",
+            "the ladder's pairs do not connect every level to a pinned one (no rating can be fitted)",
         ))?;
-        let mut largest: f64 = 0.0;
-        for i in 1..n {
-            let step: f64 = (1..n).map(|j| inverse[i - 1][j - 1] * gradient[j]).sum();
-            theta[i] += step;
-            largest = largest.max(step.abs());
+        let steps: Vec<f64> = (0..free.len())
+            .map(|i| {
+                (0..free.len())
+                    .map(|j| inverse[i][j] * gradient[free[j]])
+                    .sum()
+            })
+            .collect();
+        let before = log_likelihood(&theta);
+        let mut scale = 1.0;
+        let mut next = theta.clone();
+        for _ in 0..30 {
+            for (&i, step) in free.iter().zip(&steps) {
+                next[i] = theta[i] + scale * step;
+            }
+            if log_likelihood(&next) >= before {
+                break;
+            }
+            scale *= 0.5;
         }
+        theta = next;
+        let largest = steps.iter().fold(0.0f64, |m, s| m.max((scale * s).abs()));
         if largest < 1e-10 {
             break;
         }
     }
     let inverse = invert(&information).ok_or(ArenaError::Fit("singular information matrix"))?;
     let mut covariance = vec![vec![0.0; n]; n];
-    for i in 1..n {
-        for j in 1..n {
-            covariance[i][j] = inverse[i - 1][j - 1] * ELO_PER_NAT * ELO_PER_NAT;
+    for (fi, &i) in free.iter().enumerate() {
+        for (fj, &j) in free.iter().enumerate() {
+            covariance[i][j] = inverse[fi][fj] * ELO_PER_NAT * ELO_PER_NAT;
         }
     }
-    Ok((theta.iter().map(|t| t * ELO_PER_NAT).collect(), covariance))
+    let mut elo: Vec<f64> = theta.iter().map(|t| t * ELO_PER_NAT).collect();
+    for &(p, rating) in pinned {
+        // Exactly as given, not as it comes back from the natural-log scale.
+        elo[p] = rating;
+    }
+    Ok((elo, covariance))
 }
 
 /// The inverse of a small symmetric positive-definite matrix (Gauss–Jordan with
@@ -532,14 +639,20 @@ impl LadderReport {
             out,
             "\n| level | rating (Elo) | 95% interval |\n|---|---|---|"
         );
-        for (i, r) in self.ratings.iter().enumerate() {
-            if i == 0 {
-                // The scale's zero: the other ratings and their intervals are relative
-                // to it, and it has no interval of its own.
+        // A plain ladder's one pin is the scale's zero, its anchor.
+        let pinned = if self.pins.len() == 1 {
+            "the anchor"
+        } else {
+            "pinned"
+        };
+        for r in &self.ratings {
+            if r.pinned {
+                // The other ratings and their intervals are relative to the pins, which
+                // have no interval of their own.
                 let _ = writeln!(
                     out,
-                    "| {} | {:.0} (the anchor) | none: fixed at {:.0} |",
-                    r.level, self.anchor_rating, self.anchor_rating
+                    "| {} | {:.0} ({pinned}) | none: fixed at {:.0} |",
+                    r.level, r.elo, r.elo
                 );
                 continue;
             }
@@ -589,9 +702,10 @@ impl LadderReport {
     /// (`crates/climbot-core/dial/`): `#` comments naming the game (`title`), the
     /// table size and the `command` that made it, then one line per level, weakest
     /// first: its rating, the low and high ends of its 95% interval (relative to the
-    /// anchor's pinned rating) and its bot name. `random` is left out (the dial never
-    /// plays it), and so is the second of two levels measured at the same whole rating
-    /// (with a comment saying so), since the dial must rise strictly.
+    /// pinned levels) and its bot name. `random` is left out (the dial never plays it),
+    /// and so is one of two levels measured at the same whole rating (with a comment
+    /// saying so), since the dial must rise strictly: a pinned level stays, else the
+    /// first.
     pub fn to_dial_table(&self, title: &str, command: &str) -> String {
         use std::fmt::Write as _;
         let mut rows: Vec<&Rating> = self
@@ -610,11 +724,15 @@ impl LadderReport {
             "# calibrated at {} players by: {command}",
             self.players
         );
-        let anchor = &self.ratings[0];
+        let pins: Vec<String> = self
+            .pins
+            .iter()
+            .map(|p| format!("{} {:.0}", p.level, p.rating))
+            .collect();
         let _ = writeln!(
             out,
-            "# {} is pinned at {:.0}, its rating on the ladder; the intervals are relative to it.",
-            anchor.level, self.anchor_rating
+            "# pinned at their ratings on the ladder: {}; the intervals are relative to them.",
+            pins.join(", ")
         );
         for step in &self.steps {
             let _ = writeln!(
@@ -624,25 +742,37 @@ impl LadderReport {
             );
         }
         let _ = writeln!(out, "# rating low high bot");
-        let mut last: Option<(i64, &str)> = None;
+        // The dial must rise strictly: of two settings the calibration cannot tell
+        // apart, a pinned level stays (the dial serves the levels at their ratings),
+        // else the weaker-rated (or first) one.
+        let mut kept: Vec<&Rating> = Vec::new();
+        let mut left_out: Vec<(&Rating, &Rating)> = Vec::new();
         for r in rows {
-            let rating = r.elo.round() as i64;
-            if let Some((before, name)) = last
-                && rating <= before
-            {
-                // The dial must rise strictly: of two settings the calibration cannot
-                // tell apart, the weaker-rated (or first) one stays.
-                let _ = writeln!(
-                    out,
-                    "# left out: {} measured at the same rating as {name} ({rating})",
-                    r.level
-                );
-                continue;
+            match kept.last_mut() {
+                Some(last) if r.elo.round() <= last.elo.round() => {
+                    if r.pinned && !last.pinned {
+                        left_out.push((last, r));
+                        *last = r;
+                    } else {
+                        left_out.push((r, last));
+                    }
+                }
+                _ => kept.push(r),
             }
-            // The anchor's interval is its pinned rating alone (it has no variance).
+        }
+        for (r, stays) in left_out {
+            let _ = writeln!(
+                out,
+                "# left out: {} measured at the same rating as {} ({:.0})",
+                r.level,
+                stays.level,
+                stays.elo.round() as i64
+            );
+        }
+        for r in kept {
+            // A pinned level's interval is its rating alone (it has no variance).
             let (lo, hi) = r.ci95;
-            let _ = writeln!(out, "{rating} {lo:.0} {hi:.0} {}", r.level);
-            last = Some((rating, &r.level));
+            let _ = writeln!(out, "{} {lo:.0} {hi:.0} {}", r.elo.round() as i64, r.level);
         }
         out
     }
@@ -654,10 +784,10 @@ impl LadderReport {
             "players": self.players,
             "blocks": self.blocks,
             "seed": self.seed,
-            "anchor_rating": self.anchor_rating,
+            "pins": self.pins,
             "metric": {"name": self.metric.0, "higher_is_better": self.metric.1},
-            "ratings": self.ratings.iter().enumerate().map(|(i, r)| serde_json::json!({
-                "level": r.level, "elo": r.elo, "ci95": [r.ci95.0, r.ci95.1], "anchor": i == 0,
+            "ratings": self.ratings.iter().map(|r| serde_json::json!({
+                "level": r.level, "elo": r.elo, "ci95": [r.ci95.0, r.ci95.1], "pinned": r.pinned,
             })).collect::<Vec<_>>(),
             "steps": self.steps.iter().map(|s| serde_json::json!({
                 "from": s.from, "to": s.to, "elo": s.elo, "ci95": [s.ci95.0, s.ci95.1],
@@ -684,7 +814,7 @@ mod tests {
             (1, 2, 2500.0, 10_000.0),
             (0, 2, 1000.0, 10_000.0),
         ];
-        let (elo, cov) = bradley_terry(3, &games).unwrap();
+        let (elo, cov) = bradley_terry(3, &games, &[(0, 0.0)]).unwrap();
         assert_eq!(elo[0], 0.0);
         assert!((elo[1] - 191.0).abs() < 15.0, "{elo:?}");
         assert!((elo[2] - 382.0).abs() < 25.0, "{elo:?}");
@@ -694,9 +824,27 @@ mod tests {
 
     #[test]
     fn a_level_that_never_loses_stays_finite() {
-        let (elo, cov) = bradley_terry(2, &[(0, 1, 0.0, 50.0)]).unwrap();
+        let (elo, cov) = bradley_terry(2, &[(0, 1, 0.0, 50.0)], &[(0, 0.0)]).unwrap();
         assert!(elo[1].is_finite() && elo[1] > 400.0, "{elo:?}");
         assert!(cov[1][1].is_finite());
+    }
+
+    #[test]
+    fn pins_hold_their_ratings_and_the_others_fit_between() {
+        // A chain of six where each level beats the one below 60 times in 100, and
+        // pins 1,500 points apart at its ends: far more than the chain's own steps
+        // (about 70 each) add up to, and a start that a full Newton step overshoots.
+        let games: Vec<_> = (0..5)
+            .flat_map(|i| [(i, i + 1, 40.0, 100.0), (i, i + 2, 35.0, 100.0)])
+            .filter(|&(_, b, _, _)| b <= 5)
+            .collect();
+        let (elo, cov) = bradley_terry(6, &games, &[(0, 500.0), (5, 2000.0)]).unwrap();
+        assert_eq!((elo[0], elo[5]), (500.0, 2000.0));
+        assert!(elo.windows(2).all(|w| w[0] < w[1]), "{elo:?}");
+        assert!(elo.iter().all(|e| e.is_finite()), "{elo:?}");
+        assert_eq!((cov[0][0], cov[5][5], cov[0][3]), (0.0, 0.0, 0.0));
+        assert!((1..5).all(|i| cov[i][i] > 0.0), "{cov:?}");
+        assert!(bradley_terry(6, &games, &[]).is_err());
     }
 
     #[test]
@@ -732,21 +880,27 @@ mod tests {
         assert_eq!(pairs(Some(1)).len(), 8);
     }
 
+    /// A report of these ratings, `(level, elo, low, high)`, the first pinned.
     fn report(ratings: &[(&str, f64, f64, f64)]) -> LadderReport {
         LadderReport {
             game: "lexio".into(),
             players: 5,
             blocks: 2,
             seed: 1,
-            anchor_rating: ratings[0].1,
+            pins: vec![Pin {
+                level: ratings[0].0.into(),
+                rating: ratings[0].1,
+            }],
             metric: ("chips_per_round".into(), true),
             pairs: Vec::new(),
             ratings: ratings
                 .iter()
-                .map(|&(level, elo, lo, hi)| Rating {
+                .enumerate()
+                .map(|(i, &(level, elo, lo, hi))| Rating {
                     level: level.into(),
                     elo,
                     ci95: (lo, hi),
+                    pinned: i == 0,
                 })
                 .collect(),
             steps: Vec::new(),
@@ -781,11 +935,16 @@ mod tests {
     }
 
     #[test]
-    fn every_dial_grid_starts_pinned_and_names_bots_of_its_game() {
+    fn every_dial_grid_pins_the_served_levels_and_names_bots_of_its_game() {
         use crate::game::Game;
         let check = |game: &str, parses: &dyn Fn(&str) -> bool| {
             let grid = dial_grid(game).unwrap();
-            assert_eq!(grid.levels[0], grid.pinned_level);
+            let pinned: Vec<&str> = grid.pins.iter().map(|p| p.0).collect();
+            assert_eq!(pinned, ["easy", "normal", "hard", "expert"], "{game}");
+            assert!(grid.pins.windows(2).all(|w| w[0].1 < w[1].1), "{game}");
+            for (level, _) in grid.pins {
+                assert!(grid.levels.contains(level), "{game}: {level}");
+            }
             for level in grid.levels {
                 assert!(parses(level), "{game}: {level}");
             }
@@ -798,6 +957,6 @@ mod tests {
 
     #[test]
     fn unconnected_levels_are_refused() {
-        assert!(bradley_terry(3, &[(0, 1, 5.0, 10.0)]).is_err());
+        assert!(bradley_terry(3, &[(0, 1, 5.0, 10.0)], &[(0, 0.0)]).is_err());
     }
 }

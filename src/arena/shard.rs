@@ -8,12 +8,12 @@
 //! fields (wall time, blocks per second) differ from the unsharded report: the
 //! decision times are the shards' own.
 
-use super::ladder::{LadderConfig, LadderReport, check_ladder, fit_ladder, ladder_runs};
+use super::ladder::{LadderConfig, LadderReport, Pin, check_ladder, fit_ladder, ladder_runs};
 use super::{ArenaConfig, ArenaError, ArenaReport, BlockResult, GameRunner};
 use serde::{Deserialize, Serialize};
 
 /// The `format` of a shard file this build writes and reads.
-pub const SHARD_FORMAT: &str = "climbot-shard/1";
+pub const SHARD_FORMAT: &str = "climbot-shard/2";
 
 /// One slice of a run's blocks: those whose index is `index` modulo `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,7 +83,7 @@ pub enum ShardedRun {
     },
     /// `climbot ladder`.
     Ladder {
-        /// The levels, the anchor first.
+        /// The levels, weakest expected first.
         levels: Vec<String>,
         /// Blocks per pair and direction.
         blocks: u64,
@@ -92,14 +92,9 @@ pub enum ShardedRun {
         /// A calibration's band ([`LadderConfig::reach`]); absent: every pair.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reach: Option<usize>,
-        /// A calibration's pinned anchor ([`LadderConfig::anchor_rating`]); absent: 0.
-        #[serde(default, skip_serializing_if = "is_zero")]
-        anchor_rating: f64,
+        /// The levels whose ratings are fixed ([`LadderConfig::pins`]).
+        pins: Vec<Pin>,
     },
-}
-
-fn is_zero(x: &f64) -> bool {
-    *x == 0.0
 }
 
 impl ShardedRun {
@@ -112,13 +107,13 @@ impl ShardedRun {
                 blocks,
                 seed,
                 reach,
-                anchor_rating,
+                pins,
             } => Some(LadderConfig {
                 levels: levels.clone(),
                 blocks: *blocks,
                 seed: *seed,
                 reach: *reach,
-                anchor_rating: *anchor_rating,
+                pins: pins.clone(),
             }),
         }
     }
