@@ -6,6 +6,9 @@
 mod common;
 
 use climbot::arena::remote::Remote;
+use climbot::dalmuti::Dalmuti;
+use climbot::dial::{DialTable, table_text};
+use climbot::game::GameKind;
 use climbot::playground::Config;
 use common::playground::{advance, call, start_playground};
 use serde_json::{Value, json};
@@ -102,13 +105,15 @@ fn bots_at_a_strength_through_a_server_play_as_in_process() {
         "levels": [0, 760, 1100, "hard"], "seed": 12, "rounds": 1});
     let moves = watch_both_ways(grpc, Config::default(), &table);
     assert!(!moves.is_empty());
+    // The levels the shipped dial's settings nearest 0 (its weakest), 760 and 1100 are
+    // built from.
+    let dial = DialTable::<Dalmuti>::parse(table_text(GameKind::Dalmuti)).unwrap();
+    let level_at = |strength: f64| dial.nearest(strength).base().name();
     for m in &moves {
-        // The Great Dalmuti's dial: easy is its weakest setting, a normal one is
-        // nearest 760, a hard one nearest 1100.
         let (level, strength) = match m["player"].as_u64().unwrap() {
-            0 => ("easy", json!(0)),
-            1 => ("normal", json!(760)),
-            2 => ("hard", json!(1100)),
+            0 => (level_at(0.0), json!(0)),
+            1 => (level_at(760.0), json!(760)),
+            2 => (level_at(1100.0), json!(1100)),
             _ => ("hard", Value::Null),
         };
         assert_eq!(

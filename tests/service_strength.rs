@@ -94,9 +94,18 @@ async fn each_strength_is_served_by_its_nearest_setting() {
     let mut client = server.client().await;
     for (game, settings, view) in games() {
         assert!(settings.len() >= 2, "{game}");
-        for setting in &settings {
-            // Exactly a setting's rating, and a little off it either way.
-            for strength in [setting.rating, setting.rating + 1.0, setting.rating - 1.0] {
+        for (i, setting) in settings.iter().enumerate() {
+            // Exactly a setting's rating, and a little off it either way: by a point, or
+            // by a quarter of the gap to the neighbour where that is closer.
+            let gap = |j: Option<usize>| {
+                j.and_then(|j| settings.get(j))
+                    .map_or(f64::INFINITY, |s: &Setting| {
+                        (s.rating - setting.rating).abs()
+                    })
+            };
+            let up = (gap(Some(i + 1)) / 4.0).min(1.0);
+            let down = (gap(i.checked_sub(1)) / 4.0).min(1.0);
+            for strength in [setting.rating, setting.rating + up, setting.rating - down] {
                 let strength = strength.max(0.0);
                 let answer = client
                     .select_play(dial_request(&view, strength, Some(77)))

@@ -955,6 +955,58 @@ mod tests {
         assert!(dial_grid("chess").is_none());
     }
 
+    /// Checks one game's shipped dial table against its grid's pins.
+    fn check_shipped_dial<G: crate::game::Game>(kind: crate::game::GameKind) {
+        let game = kind.to_string();
+        let grid = dial_grid(&game).unwrap();
+        let text = crate::dial::table_text(kind);
+        let pins: Vec<String> = grid
+            .pins
+            .iter()
+            .map(|(level, rating)| format!("{level} {rating:.0}"))
+            .collect();
+        let header = format!(
+            "# pinned at their ratings on the ladder: {};",
+            pins.join(", ")
+        );
+        assert!(text.contains(&header), "{game}: no line {header:?}");
+        let table = crate::dial::DialTable::<G>::parse(text).unwrap();
+        let rating_of = |level: &str| {
+            let setting = table.settings().iter().find(|s| s.bot() == level);
+            let setting = setting.unwrap_or_else(|| panic!("{game}: {level} is not served"));
+            assert_eq!(setting.ci95(), (setting.rating(), setting.rating()));
+            setting.rating()
+        };
+        for &(level, rating) in grid.pins {
+            assert_eq!(rating_of(level), rating, "{game}: {level}");
+        }
+        // The target: no gap over 100 points between neighbouring settings from EASY
+        // to EXPERT, so that every target between them is served within 50.
+        let (easy, expert) = (rating_of("easy"), rating_of("expert"));
+        let ratings: Vec<f64> = table
+            .settings()
+            .iter()
+            .map(|s| s.rating())
+            .filter(|r| (easy..=expert).contains(r))
+            .collect();
+        for w in ratings.windows(2) {
+            assert!(
+                w[1] - w[0] <= 100.0,
+                "{game}: a gap from {} to {}",
+                w[0],
+                w[1]
+            );
+        }
+    }
+
+    #[test]
+    fn the_shipped_dials_serve_each_level_at_its_ladder_rating_in_steps_of_100_or_less() {
+        use crate::game::GameKind;
+        check_shipped_dial::<crate::lexio::Lexio>(GameKind::Lexio);
+        check_shipped_dial::<crate::dalmuti::Dalmuti>(GameKind::Dalmuti);
+        check_shipped_dial::<crate::daifugo::Daifugo>(GameKind::Daifugo);
+    }
+
     #[test]
     fn unconnected_levels_are_refused() {
         assert!(bradley_terry(3, &[(0, 1, 5.0, 10.0)], &[(0, 0.0)]).is_err());

@@ -7,10 +7,11 @@
 //!
 //! ```text
 //! # The strength dial of Lexio: bot settings and their ratings on the ladder's scale (random = 0).
-//! # calibrated at 5 players by: climbot ladder --calibrate --game lexio --players 5 --blocks 30 --seed 71001
+//! # calibrated at 5 players by: climbot ladder --calibrate --game lexio --players 5 --blocks 50 --seed 74001
+//! # pinned at their ratings on the ladder: easy 595, normal 772, hard 947, expert 1144; the intervals are relative to them.
 //! # rating low high bot
 //! 595 595 595 easy
-//! 687 616 759 normal/temperature=3.5/margin=5
+//! 632 582 681 normal/temperature=3.5/margin=5
 //! ```
 //!
 //! A line starting with `#` is a comment (blank lines are skipped too); every other
