@@ -248,8 +248,8 @@ pub struct LadderArgs {
     #[command(flatten)]
     pub table: TableArgs,
     /// The levels, weakest expected first (in a plain ladder the first is the rating
-    /// anchor, 0); by default `random` and every level the game serves. The names are those of
-    /// `arena --lineup`.
+    /// anchor, 0); by default `random` and every level the game serves. The names are
+    /// those of `arena --lineup`.
     #[arg(long, value_delimiter = ',')]
     pub levels: Vec<String>,
     /// Blocks per pair of levels and direction (A alone against a field of B, and B
