@@ -316,15 +316,7 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
     }
     let (reach, pins) = match &grid {
         Some(grid) => {
-            let pins: Vec<Pin> = grid
-                .pins
-                .iter()
-                .filter(|(level, _)| levels.iter().any(|l| l == level))
-                .map(|&(level, rating)| Pin {
-                    level: level.into(),
-                    rating,
-                })
-                .collect();
+            let pins = grid.pins_among(&levels);
             if pins.is_empty() {
                 let served: Vec<&str> = grid.pins.iter().map(|p| p.0).collect();
                 return Err(ToolError::usage(format!(
@@ -334,13 +326,7 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
             }
             (Some(super::ladder::CALIBRATION_REACH), pins)
         }
-        None => (
-            None,
-            vec![Pin {
-                level: levels[0].clone(),
-                rating: 0.0,
-            }],
-        ),
+        None => (None, vec![Pin::anchor(&levels[0])]),
     };
     if let Some(shard) = args.shard {
         let run = ShardedRun::Ladder {

@@ -27,6 +27,16 @@ pub struct Pin {
     pub rating: f64,
 }
 
+impl Pin {
+    /// A plain ladder's one pin: `level` (its first) is the scale's zero.
+    pub fn anchor(level: &str) -> Pin {
+        Pin {
+            level: level.into(),
+            rating: 0.0,
+        }
+    }
+}
+
 /// Settings of a ladder run.
 #[derive(Clone, Debug)]
 pub struct LadderConfig {
@@ -49,10 +59,7 @@ impl LadderConfig {
     /// A plain ladder: every pair meets, the first level is 0.
     pub fn every_pair(levels: Vec<String>, blocks: u64, seed: u64) -> Self {
         LadderConfig {
-            pins: vec![Pin {
-                level: levels[0].clone(),
-                rating: 0.0,
-            }],
+            pins: vec![Pin::anchor(&levels[0])],
             levels,
             blocks,
             seed,
@@ -172,6 +179,20 @@ pub struct DialGrid {
     /// among their own scored candidates (`temperature`, `margin`) or searching less
     /// (`expert/iterations=N`). Never a random move on purpose.
     pub levels: &'static [&'static str],
+}
+
+impl DialGrid {
+    /// The pins of the served levels among `levels` (a calibration's levels).
+    pub fn pins_among(&self, levels: &[String]) -> Vec<Pin> {
+        self.pins
+            .iter()
+            .filter(|(level, _)| levels.iter().any(|l| l == level))
+            .map(|&(level, rating)| Pin {
+                level: level.into(),
+                rating,
+            })
+            .collect()
+    }
 }
 
 /// The dial grid of `game` (`lexio`, `dalmuti`, `daifugo`).
@@ -523,6 +544,7 @@ pub fn bradley_terry(
             .sum()
     };
     let mut information = vec![vec![0.0; free.len()]; free.len()];
+    let mut likelihood = log_likelihood(&theta);
     for _ in 0..100 {
         let mut gradient = vec![0.0; n];
         let mut hessian = vec![vec![0.0; n]; n];
@@ -551,19 +573,21 @@ pub fn bradley_terry(
                     .sum()
             })
             .collect();
-        let before = log_likelihood(&theta);
         let mut scale = 1.0;
         let mut next = theta.clone();
+        let mut next_likelihood = f64::NEG_INFINITY;
         for _ in 0..30 {
             for (&i, step) in free.iter().zip(&steps) {
                 next[i] = theta[i] + scale * step;
             }
-            if log_likelihood(&next) >= before {
+            next_likelihood = log_likelihood(&next);
+            if next_likelihood >= likelihood {
                 break;
             }
             scale *= 0.5;
         }
         theta = next;
+        likelihood = next_likelihood;
         let largest = steps.iter().fold(0.0f64, |m, s| m.max((scale * s).abs()));
         if largest < 1e-10 {
             break;
