@@ -12,6 +12,11 @@
 //! double of eight little-endian bytes): scalars last-wins,
 //! repeated fields concatenated, packed or unpacked `scores` (tests compare the two
 //! paths on random and hand-made encodings).
+//!
+//! A request that arrives as one uncompressed message in one frame is also answered
+//! without tonic's unary machinery (`direct`); every other request goes through tonic.
+
+mod direct;
 
 use crate::pb;
 use crate::pb::bot_service_server::BotServiceServer;
@@ -271,15 +276,27 @@ impl Service<http::Request<tonic::body::Body>> for BotServiceWithFastLane {
         if request.uri().path() != SELECT_PLAY_PATH {
             return self.generated.call(request);
         }
-        let method = SelectPlayMethod(self.handler.clone());
-        let max = self.max_decoding_message_size;
-        Box::pin(async move {
-            let mut grpc = Grpc::new(SelectPlayCodec)
-                .apply_max_message_size_config(Some(max), None)
-                .apply_compression_config(compression(), compression());
-            Ok(grpc.unary(method, request).await)
-        })
+        direct::serve(
+            self.handler.clone(),
+            self.max_decoding_message_size,
+            request,
+        )
     }
+}
+
+/// SelectPlay through tonic's unary path, with the fast lane's codec.
+fn via_tonic(
+    handler: Arc<BotHandler>,
+    max_decoding_message_size: usize,
+    request: http::Request<tonic::body::Body>,
+) -> BoxFuture<http::Response<tonic::body::Body>, Infallible> {
+    let method = SelectPlayMethod(handler);
+    Box::pin(async move {
+        let mut grpc = Grpc::new(SelectPlayCodec)
+            .apply_max_message_size_config(Some(max_decoding_message_size), None)
+            .apply_compression_config(compression(), compression());
+        Ok(grpc.unary(method, request).await)
+    })
 }
 
 /// SelectPlay as a tonic unary method over [`SelectPlayInput`].
@@ -343,7 +360,7 @@ mod tests {
     }
 
     /// Every view of a few real rounds, as SelectPlay requests.
-    fn real_requests() -> Vec<pb::SelectPlayRequest> {
+    pub(super) fn real_requests() -> Vec<pb::SelectPlayRequest> {
         let mut requests = Vec::new();
         for (players, seed) in [
             (PlayerCount::Three, 1),
