@@ -192,7 +192,7 @@ impl Decoder for SelectPlayDecoder {
         }
         // As `tonic_prost::ProstCodec` maps a decode error.
         pb::SelectPlayRequest::decode(buf)
-            .map(|request| Some(SelectPlayInput::Wire(request)))
+            .map(|request| Some(SelectPlayInput::Wire(Box::new(request))))
             .map_err(|e| Status::internal(e.to_string()))
     }
 }
@@ -344,7 +344,7 @@ mod tests {
     /// when prost refuses the bytes or the view is not a Lexio view with real tiles.
     fn via_prost(bytes: &[u8]) -> Option<Reading> {
         let request = pb::SelectPlayRequest::decode(bytes).ok()?;
-        let (header, _) = SelectPlayInput::Wire(request.clone()).into_parts();
+        let (header, _) = SelectPlayInput::Wire(Box::new(request.clone())).into_parts();
         match request.view?.game? {
             pb::game_view::Game::Lexio(view) => Some(reading(header, view_input(view).ok()?)),
             _ => None,

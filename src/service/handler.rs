@@ -73,23 +73,22 @@ impl BotHandler {
 
     /// Serves one SelectPlay call, whichever way its request was read (the generated
     /// server's prost decoding or the fast lane of `service::fast_lane`).
-    pub async fn serve_select_play(
+    pub fn serve_select_play(
         &self,
         request: Request<SelectPlayInput>,
-    ) -> Result<Response<pb::SelectPlayResponse>, Status> {
+    ) -> impl Future<Output = Result<Response<pb::SelectPlayResponse>, Status>> + Send + '_ {
         self.serve(
             m::Rpc::SelectPlay,
             request,
             |h, call, timeout, client, input| Box::pin(h.select_play(call, timeout, client, input)),
         )
-        .await
     }
 
     /// Serves one AnalyzePlay call.
-    pub async fn serve_analyze_play(
+    pub fn serve_analyze_play(
         &self,
         request: Request<pb::AnalyzePlayRequest>,
-    ) -> Result<Response<pb::AnalyzePlayResponse>, Status> {
+    ) -> impl Future<Output = Result<Response<pb::AnalyzePlayResponse>, Status>> + Send + '_ {
         self.serve(
             m::Rpc::AnalyzePlay,
             request,
@@ -97,18 +96,22 @@ impl BotHandler {
                 Box::pin(h.analyze_play(call, timeout, client, input))
             },
         )
-        .await
     }
 
     /// Serves one call of an RPC that may take a decision slot: attributes it to its
     /// client, runs `run` in the call's span with the client's timeout, and records the
     /// call however it ends.
-    async fn serve<I, O>(
+    ///
+    /// What the call needs from the request's metadata is read before the future is
+    /// made, so that the future holds the request's message alone: a call's future is
+    /// boxed, and one of a kilobyte or more is a large request to the allocator, which
+    /// makes glibc consolidate its free small blocks first (load test profile).
+    fn serve<I: Send + 'static, O: 'static>(
         &self,
         rpc: m::Rpc,
         request: Request<I>,
         run: CallRun<I, O>,
-    ) -> Result<Response<O>, Status> {
+    ) -> impl Future<Output = Result<Response<O>, Status>> + Send + '_ {
         let timeout = budget::client_timeout(request.metadata());
         let ticket = request.extensions().get::<Arc<CallTicket>>().cloned();
         let client = client_of(
@@ -116,18 +119,21 @@ impl BotHandler {
             request.metadata(),
         );
         let mut call = CallRecord::new(rpc, ticket);
-        let span = call.span.clone();
-        let result = match client {
-            Ok(client) => {
-                call.client = Some(client.clone());
-                run(self, &mut call, timeout, &client, request.into_inner())
-                    .instrument(span)
-                    .await
-            }
-            Err(error) => Err(error),
-        };
-        call.finish(&result);
-        result.map(Response::new).map_err(Status::from)
+        let input = request.into_inner();
+        async move {
+            let span = call.span.clone();
+            let result = match client {
+                Ok(client) => {
+                    call.client = Some(client.clone());
+                    run(self, &mut call, timeout, &client, input)
+                        .instrument(span)
+                        .await
+                }
+                Err(error) => Err(error),
+            };
+            call.finish(&result);
+            result.map(Response::new).map_err(Status::from)
+        }
     }
 
     async fn select_play(
@@ -401,7 +407,7 @@ impl BotService for BotHandler {
         &self,
         request: Request<pb::SelectPlayRequest>,
     ) -> Result<Response<pb::SelectPlayResponse>, Status> {
-        self.serve_select_play(request.map(SelectPlayInput::Wire))
+        self.serve_select_play(request.map(|r| SelectPlayInput::Wire(Box::new(r))))
             .await
     }
 
@@ -471,9 +477,14 @@ fn client_of(
 
 /// A SelectPlay request as the server read it.
 #[derive(Debug)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "the fast lane's Lexio view is read without an allocation of its own"
+)]
 pub enum SelectPlayInput {
-    /// Decoded by prost.
-    Wire(pb::SelectPlayRequest),
+    /// Decoded by prost (boxed: the message is several times the size of the other
+    /// variant, and a call's future holds this).
+    Wire(Box<pb::SelectPlayRequest>),
     /// A Lexio request read by the fast lane.
     Lexio {
         /// The fields other than the view.
@@ -504,17 +515,20 @@ impl SelectPlayInput {
     /// The request's fields other than the view, and the view.
     pub fn into_parts(self) -> (RequestHeader, WireView) {
         match self {
-            SelectPlayInput::Wire(r) => (
-                RequestHeader {
-                    difficulty: r.difficulty,
-                    seed: r.seed,
-                    budget_ms: r.budget_ms,
-                    explain: r.explain,
-                    max_iterations: r.max_iterations,
-                    strength: r.strength,
-                },
-                WireView::Proto(r.view),
-            ),
+            SelectPlayInput::Wire(r) => {
+                let r = *r;
+                (
+                    RequestHeader {
+                        difficulty: r.difficulty,
+                        seed: r.seed,
+                        budget_ms: r.budget_ms,
+                        explain: r.explain,
+                        max_iterations: r.max_iterations,
+                        strength: r.strength,
+                    },
+                    WireView::Proto(r.view),
+                )
+            }
             SelectPlayInput::Lexio { header, view } => (header, WireView::Lexio(view)),
         }
     }

@@ -79,7 +79,7 @@ pub fn exercise(bytes: &[u8], hard: bool) -> Reached {
     }
     if let Ok(request) = pb::SelectPlayRequest::decode(bytes) {
         reached.decoded = true;
-        let (header, view) = SelectPlayInput::Wire(request).into_parts();
+        let (header, view) = SelectPlayInput::Wire(Box::new(request)).into_parts();
         check_view(header, view, hard, &mut reached);
     }
     if let Ok(request) = pb::ListLegalPlaysRequest::decode(bytes) {

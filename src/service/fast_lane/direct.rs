@@ -61,7 +61,7 @@ pub(super) fn serve(
         let input = match parse_select_play(message) {
             Some(input) => input,
             None => match pb::SelectPlayRequest::decode(message) {
-                Ok(request) => SelectPlayInput::Wire(request),
+                Ok(request) => SelectPlayInput::Wire(Box::new(request)),
                 Err(e) => return Ok(Status::internal(e.to_string()).into_http()),
             },
         };
