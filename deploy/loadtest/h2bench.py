@@ -664,7 +664,7 @@ def tls(args):
 
 def ab(args):
     """Two builds served at once, runs alternated ABBA: for each build, health and
-    SelectPlay (Lexio EASY) at one concurrency. Per repetition: each build's
+    SelectPlay (`--payload`, Lexio EASY by default) at one concurrency. Per repetition: each build's
     SelectPlay/health ratio, and B over A for each target's throughput."""
     started = datetime.datetime.now(datetime.timezone.utc)
     host = machine()
@@ -672,7 +672,7 @@ def ab(args):
     targets = [
         Target("health", HEALTH_PATH, os.path.join(args.payloads, "health.h2load.bin")),
         Target("select", SELECT_PATH,
-               os.path.join(args.payloads, "lexio_easy_follow.h2load.bin"), "easy"),
+               os.path.join(args.payloads, f"{args.payload}.h2load.bin"), "easy"),
     ]
     conns, streams = shape(args.concurrency)
     builds = {"A": args.a, "B": args.b}
@@ -711,6 +711,7 @@ def ab(args):
         f"## A/B at {args.concurrency} in flight ({conns} x {streams})",
         "",
         f"- Date: {started.strftime('%Y-%m-%d %H:%M UTC')}; machine: {host}",
+        f"- SelectPlay payload: `{args.payload}`",
         f"- A: `{args.a}`; B: `{args.b}`; both served at once; {args.reps} repetitions "
         f"of {args.requests} calls per build and target, builds alternated ABBA and "
         "targets health/SelectPlay alternated, after "
@@ -790,6 +791,8 @@ def main():
     a.add_argument("--requests", type=int, default=20000)
     a.add_argument("--reps", type=int, default=8)
     a.add_argument("--warmup", type=int, default=2000)
+    a.add_argument("--payload", default="lexio_easy_follow",
+                   help="the SelectPlay payload (a file stem under --payloads, EASY)")
     args = p.parse_args()
     if args.cmd == "soak" and not (1 <= args.duration <= 3600 and 1 <= args.rate <= 20000):
         die("soak: duration must be 1..3600 s and rate 1..20000 req/s")

@@ -16,6 +16,7 @@ use crate::daifugo::{Daifugo, DaifugoDecision, DaifugoView};
 use crate::game::GameKind;
 use crate::pb;
 use crate::service::error::ServiceError;
+use crate::service::fast_lane::Reader;
 use crate::service::game::{WireGame, read_each};
 
 const PREFIX: &str = "view.daifugo";
@@ -32,42 +33,18 @@ fn invalid(field: impl AsRef<str>, reason: impl Into<String>) -> ServiceError {
 
 /// Converts and validates a wire view.
 pub fn decode(view: pb::DaifugoView) -> Result<DaifugoView, ServiceError> {
-    let input = view_input(&view)?;
+    validate(view_input(&view)?)
+}
+
+/// Validates a view's domain input (read by [`view_input`] or the fast lane).
+pub fn validate(input: DaifugoViewInput) -> Result<DaifugoView, ServiceError> {
     DaifugoView::new(input).map_err(ServiceError::invalid_view::<Daifugo>)
 }
 
 /// The unchecked domain input of a wire view (wire shapes checked only).
 pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceError> {
     let rules = rules_from_wire(view.rules.as_ref())?;
-    let phase = match pb::DaifugoPhase::try_from(view.phase) {
-        Ok(pb::DaifugoPhase::Play) => {
-            if view.give_back != 0 {
-                return Err(invalid(
-                    "give_back",
-                    format!(
-                        "{} in the PLAY phase; only the exchange gives cards back",
-                        view.give_back
-                    ),
-                ));
-            }
-            PhaseInput::Play
-        }
-        Ok(pb::DaifugoPhase::Exchange) => PhaseInput::Exchange {
-            give: view.give_back,
-        },
-        Ok(pb::DaifugoPhase::Unspecified) => {
-            return Err(invalid(
-                "phase",
-                "phase is unspecified (expected DAIFUGO_PHASE_PLAY or DAIFUGO_PHASE_EXCHANGE)",
-            ));
-        }
-        Err(_) => {
-            return Err(invalid(
-                "phase",
-                format!("unknown phase {} (expected 1..=2)", view.phase),
-            ));
-        }
-    };
+    let phase = phase_from_wire(view.phase, view.give_back)?;
     let hand = card_ids(&view.hand, &|| "hand".into())?;
     let table = match &view.table {
         None => None,
@@ -79,26 +56,8 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
             })?,
         }),
     };
-    let mut lock = 0u32;
-    for (i, &s) in view.lock.iter().enumerate() {
-        let suit = suit(s, &|| format!("lock[{i}]"))?;
-        let bit = 1u32 << (suit as u8);
-        if lock & bit != 0 {
-            return Err(invalid(
-                format!("lock[{i}]"),
-                format!("{} is listed twice", suit.symbol()),
-            ));
-        }
-        lock |= bit;
-    }
-    let seats = read_each(&view.seats, |i, s| {
-        Ok(SeatInput {
-            card_count: s.card_count,
-            title: title(s.title, &|| format!("seats[{i}].title"))?,
-            passed: s.passed,
-            finished: s.finished,
-        })
-    })?;
+    let lock = lock_from_wire(&view.lock)?;
+    let seats = read_each(&view.seats, seat_input)?;
     let played = card_ids(&view.played, &|| "played".into())?;
     let log = read_each(&view.log, |i, e| {
         Ok(LogEntryInput {
@@ -129,6 +88,230 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
         removed_unseen: view.removed_unseen,
         log,
         exchange,
+    })
+}
+
+/// SelectPlay's fast lane for a Daifugo view (`service::fast_lane`): the view's
+/// protobuf bytes read straight into the domain's input, with the same conversions as
+/// [`view_input`] (called on each message's fields, read into a stack copy of the wire
+/// message), so that what it accepts it reads exactly as prost and [`view_input`]
+/// would. It gives up (`None`) at anything else: rules beyond the preset, an unknown
+/// field, a wrong wire type, a singular message sent twice (protobuf merges the two),
+/// anything [`view_input`] would refuse; prost then reads the request as before, and
+/// every error comes from the one validating path.
+pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<DaifugoViewInput> {
+    let mut preset = None;
+    let (mut seat, mut game, mut phase, mut give_back, mut removed_unseen) = (0, 0, 0, 0, 0);
+    let (mut revolution, mut jack_back) = (false, false);
+    let mut hand = Vec::with_capacity(16);
+    let mut table = None;
+    let mut lock = Vec::new();
+    let mut seats = Vec::with_capacity(5);
+    let mut played = Vec::with_capacity(54);
+    let mut log = Vec::with_capacity(16);
+    let mut exchange = None;
+    while r.has_more() {
+        let (field, w) = r.key()?;
+        // The casts truncate as prost does for these field types.
+        match field {
+            1 if preset.is_none() => preset = Some(parse_rules(r.bytes_field(w)?)?),
+            2 => seat = r.varint_field(w)? as u32,
+            3 => game = r.varint_field(w)? as u32,
+            4 => phase = r.varint_field(w)? as i32,
+            5 => give_back = r.varint_field(w)? as u32,
+            6 => hand.push(parse_card(r.bytes_field(w)?)?),
+            7 if table.is_none() => table = Some(parse_table(r.bytes_field(w)?)?),
+            8 => revolution = r.varint_field(w)? != 0,
+            9 => jack_back = r.varint_field(w)? != 0,
+            // Packed (the proto3 default) or one value per key: prost takes both.
+            10 if w == 0 => lock.push(r.varint()? as i32),
+            10 => {
+                let mut packed = r.bytes_field(w)?;
+                while packed.has_more() {
+                    lock.push(packed.varint()? as i32);
+                }
+            }
+            11 => {
+                let mut m = r.bytes_field(w)?;
+                let mut wire = pb::DaifugoSeat::default();
+                while m.has_more() {
+                    match m.key()? {
+                        (1, w) => wire.card_count = m.varint_field(w)? as u32,
+                        (2, w) => wire.title = m.varint_field(w)? as i32,
+                        (3, w) => wire.passed = m.varint_field(w)? != 0,
+                        (4, w) => wire.finished = m.varint_field(w)? != 0,
+                        _ => return None,
+                    }
+                }
+                seats.push(seat_input(seats.len(), &wire).ok()?);
+            }
+            12 => played.push(parse_card(r.bytes_field(w)?)?),
+            13 => removed_unseen = r.varint_field(w)? as u32,
+            14 => {
+                let mut m = r.bytes_field(w)?;
+                let mut entry = LogEntryInput {
+                    seat: 0,
+                    cards: Vec::new(),
+                };
+                while m.has_more() {
+                    match m.key()? {
+                        (1, w) => entry.seat = m.varint_field(w)? as u32,
+                        (2, w) => entry.cards.push(parse_card(m.bytes_field(w)?)?),
+                        _ => return None,
+                    }
+                }
+                log.push(entry);
+            }
+            15 if exchange.is_none() => {
+                let mut m = r.bytes_field(w)?;
+                let mut x = ExchangeInput {
+                    with_seat: 0,
+                    received: Vec::new(),
+                    given: Vec::new(),
+                };
+                while m.has_more() {
+                    match m.key()? {
+                        (1, w) => x.with_seat = m.varint_field(w)? as u32,
+                        (2, w) => x.received.push(parse_card(m.bytes_field(w)?)?),
+                        (3, w) => x.given.push(parse_card(m.bytes_field(w)?)?),
+                        _ => return None,
+                    }
+                }
+                exchange = Some(x);
+            }
+            _ => return None,
+        }
+    }
+    let rules = pb::DaifugoRules {
+        preset: preset?,
+        ..pb::DaifugoRules::default()
+    };
+    Some(DaifugoViewInput {
+        rules: rules_from_wire(Some(&rules)).ok()?,
+        seat,
+        game,
+        phase: phase_from_wire(phase, give_back).ok()?,
+        hand,
+        table,
+        revolution,
+        jack_back,
+        lock: lock_from_wire(&lock).ok()?,
+        seats,
+        played,
+        removed_unseen,
+        log,
+        exchange,
+    })
+}
+
+/// `DaifugoRules` holding its preset alone; `None` for anything more.
+fn parse_rules(mut r: Reader<'_>) -> Option<i32> {
+    let mut preset = 0;
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => preset = r.varint_field(w)? as i32,
+            _ => return None,
+        }
+    }
+    Some(preset)
+}
+
+/// One `DaifugoCard` message as the engine's card id; `None` unless it is a card.
+fn parse_card(r: Reader<'_>) -> Option<u32> {
+    card_id(&parse_wire_card(r)?, &String::new).ok()
+}
+
+/// One `DaifugoTable` message; `None` unless [`view_input`] would read it.
+fn parse_table(mut r: Reader<'_>) -> Option<TableInput> {
+    let (mut owner, mut kind) = (0, 0);
+    let mut cards = Vec::with_capacity(4);
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => owner = r.varint_field(w)? as u32,
+            (2, w) => kind = r.varint_field(w)? as i32,
+            (3, w) => {
+                let mut m = r.bytes_field(w)?;
+                let mut wire = pb::DaifugoPlayCard::default();
+                while m.has_more() {
+                    match m.key()? {
+                        (1, w) if wire.card.is_none() => {
+                            wire.card = Some(parse_wire_card(m.bytes_field(w)?)?);
+                        }
+                        (2, w) if wire.declared.is_none() => {
+                            wire.declared = Some(parse_wire_card(m.bytes_field(w)?)?);
+                        }
+                        _ => return None,
+                    }
+                }
+                cards.push(play_card(&wire, &String::new).ok()?);
+            }
+            _ => return None,
+        }
+    }
+    Some(TableInput {
+        owner,
+        kind: play_kind(kind, &String::new).ok()?,
+        cards,
+    })
+}
+
+/// One `DaifugoCard` message as prost reads it.
+fn parse_wire_card(mut r: Reader<'_>) -> Option<pb::DaifugoCard> {
+    let mut wire = pb::DaifugoCard::default();
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => wire.rank = r.varint_field(w)? as u32,
+            (2, w) => wire.suit = r.varint_field(w)? as i32,
+            (3, w) => wire.joker = r.varint_field(w)? as u32,
+            _ => return None,
+        }
+    }
+    Some(wire)
+}
+
+/// The phase and, in the exchange, the cards to give back.
+fn phase_from_wire(phase: i32, give_back: u32) -> Result<PhaseInput, ServiceError> {
+    match pb::DaifugoPhase::try_from(phase) {
+        Ok(pb::DaifugoPhase::Play) if give_back != 0 => Err(invalid(
+            "give_back",
+            format!("{give_back} in the PLAY phase; only the exchange gives cards back"),
+        )),
+        Ok(pb::DaifugoPhase::Play) => Ok(PhaseInput::Play),
+        Ok(pb::DaifugoPhase::Exchange) => Ok(PhaseInput::Exchange { give: give_back }),
+        Ok(pb::DaifugoPhase::Unspecified) => Err(invalid(
+            "phase",
+            "phase is unspecified (expected DAIFUGO_PHASE_PLAY or DAIFUGO_PHASE_EXCHANGE)",
+        )),
+        Err(_) => Err(invalid(
+            "phase",
+            format!("unknown phase {phase} (expected 1..=2)"),
+        )),
+    }
+}
+
+/// The suits locked, as the domain's bits.
+fn lock_from_wire(suits: &[i32]) -> Result<u32, ServiceError> {
+    let mut lock = 0u32;
+    for (i, &s) in suits.iter().enumerate() {
+        let suit = suit(s, &|| format!("lock[{i}]"))?;
+        let bit = 1u32 << (suit as u8);
+        if lock & bit != 0 {
+            return Err(invalid(
+                format!("lock[{i}]"),
+                format!("{} is listed twice", suit.symbol()),
+            ));
+        }
+        lock |= bit;
+    }
+    Ok(lock)
+}
+
+fn seat_input(i: usize, s: &pb::DaifugoSeat) -> Result<SeatInput, ServiceError> {
+    Ok(SeatInput {
+        card_count: s.card_count,
+        title: title(s.title, &|| format!("seats[{i}].title"))?,
+        passed: s.passed,
+        finished: s.finished,
     })
 }
 

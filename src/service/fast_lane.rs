@@ -1,17 +1,19 @@
-//! SelectPlay's fast lane: the common request, a Lexio view, parsed straight from its
-//! bytes into the domain's input, without building the prost message first.
+//! SelectPlay's fast lane: the common requests, a Lexio or a Daifugo view, parsed
+//! straight from their bytes into the domain's input, without building the prost
+//! message first.
 //!
-//! prost decodes a Lexio view into one heap-allocated message per tile and per log
+//! prost decodes a view into one heap-allocated message per tile or card and per log
 //! entry, and that decoding cost more than the EASY decision and its validation
 //! together (load test). The fast lane reads the same protobuf encoding with
 //! prost's own varint primitives and gives up at the first thing it does not expect:
-//! another game, an unknown field, a wrong wire type, a singular message sent twice (which
-//! protobuf merges), a tile that is not one. The request is then decoded by prost as
-//! before, so every error, and every field name in it, comes from the one validating
-//! path. What the fast lane accepts it reads exactly as prost would (`strength` too, a
-//! double of eight little-endian bytes): scalars last-wins,
-//! repeated fields concatenated, packed or unpacked `scores` (tests compare the two
-//! paths on random and hand-made encodings).
+//! The Great Dalmuti, an unknown field, a wrong wire type, a singular message sent twice
+//! (which protobuf merges), a tile or card that is not one, Daifugo rules beyond the
+//! preset. The request is then decoded by prost as before, so every error, and every
+//! field name in it, comes from the one validating path. What the fast lane accepts it
+//! reads exactly as prost would (`strength` too, a double of eight little-endian bytes):
+//! scalars last-wins, repeated fields concatenated, packed or unpacked `scores` and
+//! `lock` (tests compare the two paths on real views, random and hand-made encodings
+//! and damaged bytes).
 //!
 //! A request that arrives as one uncompressed message in one frame is also answered
 //! without tonic's unary machinery (`direct`); every other request goes through tonic.
@@ -121,8 +123,8 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// A SelectPlay request whose view is Lexio, parsed by the fast lane; `None` sends the
-/// request to prost.
+/// A SelectPlay request whose view is Lexio or Daifugo, parsed by the fast lane; `None`
+/// sends the request to prost.
 pub fn parse_select_play(bytes: &[u8]) -> Option<SelectPlayInput> {
     let mut header = RequestHeader::default();
     let mut view = None;
@@ -141,19 +143,33 @@ pub fn parse_select_play(bytes: &[u8]) -> Option<SelectPlayInput> {
             _ => return None,
         }
     }
-    Some(SelectPlayInput::Lexio {
-        header,
-        view: view?,
+    Some(match view? {
+        ReadView::Lexio(view) => SelectPlayInput::Lexio { header, view },
+        ReadView::Daifugo(view) => SelectPlayInput::Daifugo {
+            header,
+            view: Box::new(view),
+        },
     })
 }
 
-/// A `GameView` holding exactly one Lexio view.
-fn parse_game_view(mut r: Reader<'_>) -> Option<crate::lexio::ViewInput> {
+/// A view the fast lane reads.
+enum ReadView {
+    Lexio(crate::lexio::ViewInput),
+    Daifugo(crate::daifugo::view::DaifugoViewInput),
+}
+
+/// A `GameView` holding exactly one Lexio or Daifugo view.
+fn parse_game_view(mut r: Reader<'_>) -> Option<ReadView> {
     let (field, wire_type) = r.key()?;
-    if field != 1 {
-        return None;
-    }
-    let view = crate::service::lexio::parse_view(r.bytes_field(wire_type)?)?;
+    let view = match field {
+        1 => ReadView::Lexio(crate::service::lexio::parse_view(
+            r.bytes_field(wire_type)?,
+        )?),
+        3 => ReadView::Daifugo(crate::service::daifugo::parse_view(
+            r.bytes_field(wire_type)?,
+        )?),
+        _ => return None,
+    };
     (!r.has_more()).then_some(view)
 }
 
@@ -322,11 +338,18 @@ mod tests {
     use proptest::prelude::*;
     use proptest::strategy::ValueTree;
 
+    /// A view as read, either way.
+    #[derive(Clone, Debug, PartialEq)]
+    enum ViewReading {
+        Lexio(crate::lexio::ViewInput),
+        Daifugo(crate::daifugo::view::DaifugoViewInput),
+    }
+
     /// A request's reading: its header, with `strength` as its bits (so that a NaN
     /// reads equal to the same NaN), and its view.
-    type Reading = ((RequestHeader, Option<u64>), crate::lexio::ViewInput);
+    type Reading = ((RequestHeader, Option<u64>), ViewReading);
 
-    fn reading(header: RequestHeader, view: crate::lexio::ViewInput) -> Reading {
+    fn reading(header: RequestHeader, view: ViewReading) -> Reading {
         let strength = header.strength.map(f64::to_bits);
         (
             (
@@ -341,21 +364,31 @@ mod tests {
     }
 
     /// What the prost path reads from the same bytes, in the fast lane's shape: `None`
-    /// when prost refuses the bytes or the view is not a Lexio view with real tiles.
+    /// when prost refuses the bytes or the view is neither a Lexio view with real tiles
+    /// nor a Daifugo view whose wire shapes are right.
     fn via_prost(bytes: &[u8]) -> Option<Reading> {
         let request = pb::SelectPlayRequest::decode(bytes).ok()?;
         let (header, _) = SelectPlayInput::Wire(Box::new(request.clone())).into_parts();
-        match request.view?.game? {
-            pb::game_view::Game::Lexio(view) => Some(reading(header, view_input(view).ok()?)),
-            _ => None,
-        }
+        let view = match request.view?.game? {
+            pb::game_view::Game::Lexio(view) => ViewReading::Lexio(view_input(view).ok()?),
+            pb::game_view::Game::Daifugo(view) => {
+                ViewReading::Daifugo(crate::service::daifugo::view_input(&view).ok()?)
+            }
+            pb::game_view::Game::Dalmuti(_) => return None,
+        };
+        Some(reading(header, view))
     }
 
     /// The fast lane's reading, `None` when it hands the bytes to prost.
     fn via_fast_lane(bytes: &[u8]) -> Option<Reading> {
         match parse_select_play(bytes)? {
-            SelectPlayInput::Lexio { header, view } => Some(reading(header, view)),
-            SelectPlayInput::Wire(_) => unreachable!("the fast lane only reads Lexio"),
+            SelectPlayInput::Lexio { header, view } => {
+                Some(reading(header, ViewReading::Lexio(view)))
+            }
+            SelectPlayInput::Daifugo { header, view } => {
+                Some(reading(header, ViewReading::Daifugo(*view)))
+            }
+            SelectPlayInput::Wire(_) => unreachable!("the fast lane reads Lexio and Daifugo"),
         }
     }
 
@@ -403,6 +436,70 @@ mod tests {
     }
 
     /// Appends one field to an encoded message.
+    /// Every view of a few real Daifugo games under both presets (exchanges, eight-cuts,
+    /// revolutions and the log included), as SelectPlay requests.
+    fn real_daifugo_requests() -> Vec<pb::SelectPlayRequest> {
+        use crate::daifugo::referee::Referee;
+        use crate::daifugo::rules::RuleSet;
+        let mut requests = Vec::new();
+        for (rules, players) in [(RuleSet::house(), 4), (RuleSet::uecda(), 5)] {
+            let mut referee = Referee::new(rules, players).unwrap();
+            for game in 0..3u64 {
+                referee.start_game_seeded(70 + game);
+                while let Some(seat) = referee.to_act() {
+                    let view = referee.view(seat).unwrap();
+                    requests.push(pb::SelectPlayRequest {
+                        view: Some(pb::GameView {
+                            game: Some(pb::game_view::Game::Daifugo(
+                                crate::service::daifugo::view_to_wire(&view),
+                            )),
+                        }),
+                        difficulty: requests.len() as i32 % 5,
+                        seed: (game == 1).then_some(game << 40),
+                        ..Default::default()
+                    });
+                    let decision = crate::daifugo::bots::easy::decide(&view);
+                    referee.apply(seat, &decision).unwrap();
+                }
+            }
+        }
+        requests
+    }
+
+    #[test]
+    fn real_daifugo_views_take_the_fast_lane_and_read_as_prost_reads_them() {
+        let requests = real_daifugo_requests();
+        assert!(requests.len() > 300, "{} views", requests.len());
+        let exchanges = requests
+            .iter()
+            .filter(|r| match &r.view.as_ref().unwrap().game {
+                Some(pb::game_view::Game::Daifugo(v)) => v.exchange_known.is_some(),
+                _ => false,
+            })
+            .count();
+        assert!(exchanges > 10, "{exchanges} views with a known exchange");
+        for request in &requests {
+            let bytes = request.encode_to_vec();
+            let fast = via_fast_lane(&bytes);
+            assert!(fast.is_some(), "not taken: {request:?}");
+            assert_eq!(fast, via_prost(&bytes));
+        }
+    }
+
+    /// A Daifugo view with rules beyond the preset goes to prost.
+    #[test]
+    fn daifugo_rules_beyond_the_preset_go_to_prost() {
+        let mut request = real_daifugo_requests().swap_remove(20);
+        let Some(pb::game_view::Game::Daifugo(view)) = request.view.as_mut().unwrap().game.as_mut()
+        else {
+            unreachable!()
+        };
+        view.rules.as_mut().unwrap().jack_back = Some(true);
+        let bytes = request.encode_to_vec();
+        assert_eq!(via_fast_lane(&bytes), None);
+        assert!(via_prost(&bytes).is_some());
+    }
+
     fn field(out: &mut Vec<u8>, number: u32, value: &[u8]) {
         prost::encoding::encode_key(number, prost::encoding::WireType::LengthDelimited, out);
         prost::encoding::encode_varint(value.len() as u64, out);
@@ -673,10 +770,11 @@ mod tests {
         /// reads the same way.
         #[test]
         fn damaged_bytes_never_read_differently(
-            index in 0usize..200,
+            index in 0usize..400,
             edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..4),
         ) {
-            let requests = real_requests();
+            let mut requests = real_requests();
+            requests.extend(real_daifugo_requests().into_iter().step_by(7));
             let mut bytes = requests[index % requests.len()].encode_to_vec();
             for (at, byte, kind) in edits {
                 let at = at.index(bytes.len());

@@ -359,12 +359,15 @@ pub enum WireView {
     Proto(Option<pb::GameView>),
     /// A Lexio view read by SelectPlay's fast lane (`service::fast_lane`).
     Lexio(crate::lexio::ViewInput),
+    /// A Daifugo view read by SelectPlay's fast lane.
+    Daifugo(Box<crate::daifugo::view::DaifugoViewInput>),
 }
 
 /// The game a request's view is for (known even when the view is invalid).
 pub fn game_of(view: &WireView) -> Option<GameKind> {
     match view {
         WireView::Lexio(_) => Some(GameKind::Lexio),
+        WireView::Daifugo(_) => Some(GameKind::Daifugo),
         WireView::Proto(view) => match view.as_ref()?.game.as_ref()? {
             pb::game_view::Game::Lexio(_) => Some(GameKind::Lexio),
             pb::game_view::Game::Dalmuti(_) => Some(GameKind::Dalmuti),
@@ -378,6 +381,9 @@ pub fn decode(view: WireView) -> Result<Box<dyn GameAdapter>, ServiceError> {
     let view = match view {
         WireView::Lexio(input) => {
             return Ok(Box::new(Validated::<Lexio>(lexio::validate(input)?)));
+        }
+        WireView::Daifugo(input) => {
+            return Ok(Box::new(Validated::<Daifugo>(daifugo::validate(*input)?)));
         }
         WireView::Proto(view) => view.ok_or_else(|| ServiceError::invalid("view", "required"))?,
     };

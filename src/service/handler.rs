@@ -477,10 +477,6 @@ fn client_of(
 
 /// A SelectPlay request as the server read it.
 #[derive(Debug)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "the fast lane's Lexio view is read without an allocation of its own"
-)]
 pub enum SelectPlayInput {
     /// Decoded by prost (boxed: the message is several times the size of the other
     /// variant, and a call's future holds this).
@@ -491,6 +487,13 @@ pub enum SelectPlayInput {
         header: RequestHeader,
         /// The view, not yet validated.
         view: crate::lexio::ViewInput,
+    },
+    /// A Daifugo request read by the fast lane.
+    Daifugo {
+        /// The fields other than the view.
+        header: RequestHeader,
+        /// The view, not yet validated (boxed: the larger of the two).
+        view: Box<crate::daifugo::view::DaifugoViewInput>,
     },
 }
 
@@ -530,6 +533,7 @@ impl SelectPlayInput {
                 )
             }
             SelectPlayInput::Lexio { header, view } => (header, WireView::Lexio(view)),
+            SelectPlayInput::Daifugo { header, view } => (header, WireView::Daifugo(view)),
         }
     }
 }
