@@ -73,9 +73,10 @@ pub struct Reached {
 /// one of them.
 pub fn exercise(bytes: &[u8], hard: bool) -> Reached {
     let mut reached = Reached::default();
-    if let Some(SelectPlayInput::Lexio { header, view }) = parse_select_play(bytes) {
+    if let Some(input) = parse_select_play(bytes) {
         reached.fast_lane = true;
-        check_view(header, WireView::Lexio(view), hard, &mut reached);
+        let (header, view) = input.into_parts();
+        check_view(header, view, hard, &mut reached);
     }
     if let Ok(request) = pb::SelectPlayRequest::decode(bytes) {
         reached.decoded = true;
