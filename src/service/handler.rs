@@ -478,8 +478,8 @@ fn client_of(
 /// A SelectPlay request as the server read it.
 #[derive(Debug)]
 pub enum SelectPlayInput {
-    /// Decoded by prost (boxed: the message is several times the size of the other
-    /// variant, and a call's future holds this).
+    /// Decoded by prost (boxed: the message is the largest of the three, and a call's
+    /// future holds this).
     Wire(Box<pb::SelectPlayRequest>),
     /// A Lexio request read by the fast lane.
     Lexio {
