@@ -199,18 +199,24 @@ impl Decoder for SelectPlayDecoder {
     }
 
     fn decode(&mut self, buf: &mut DecodeBuf<'_>) -> Result<Option<SelectPlayInput>, Status> {
-        let len = buf.remaining();
-        if buf.chunk().len() == len
-            && let Some(input) = parse_select_play(buf.chunk())
-        {
-            buf.advance(len);
-            return Ok(Some(input));
-        }
-        // As `tonic_prost::ProstCodec` maps a decode error.
-        pb::SelectPlayRequest::decode(buf)
-            .map(|request| Some(SelectPlayInput::Wire(Box::new(request))))
-            .map_err(|e| Status::internal(e.to_string()))
+        read_select_play(buf).map(Some)
     }
+}
+
+/// Reads one SelectPlay message, on either path (tonic's decoder and `direct`): the fast
+/// lane when the bytes are contiguous and it takes them, prost otherwise, with a
+/// decode error mapped as `tonic_prost::ProstCodec` maps it.
+fn read_select_play(mut buf: impl Buf) -> Result<SelectPlayInput, Status> {
+    let len = buf.remaining();
+    if buf.chunk().len() == len
+        && let Some(input) = parse_select_play(buf.chunk())
+    {
+        buf.advance(len);
+        return Ok(input);
+    }
+    pb::SelectPlayRequest::decode(buf)
+        .map(|request| SelectPlayInput::Wire(Box::new(request)))
+        .map_err(|e| Status::internal(e.to_string()))
 }
 
 /// The codec of the fast lane: [`SelectPlayDecoder`] in, prost out.

@@ -20,9 +20,9 @@
 //! prefix and the message), trailers `grpc-status: 0`; an error is tonic's own
 //! trailers-only response. The tests compare the two paths' responses.
 
-use super::{parse_select_play, via_tonic};
+use super::{read_select_play, via_tonic};
 use crate::pb;
-use crate::service::handler::{BotHandler, SelectPlayInput};
+use crate::service::handler::BotHandler;
 use http_body::{Body as _, Frame};
 use prost::Message;
 use prost::bytes::{BufMut, Bytes, BytesMut};
@@ -56,14 +56,9 @@ pub(super) fn serve(
                 return via_tonic(handler, max_decoding_message_size, request).await;
             }
         };
-        let message = &data[PREFIX..];
-        // As the fast lane's decoder reads a message (`SelectPlayDecoder`).
-        let input = match parse_select_play(message) {
-            Some(input) => input,
-            None => match pb::SelectPlayRequest::decode(message) {
-                Ok(request) => SelectPlayInput::Wire(Box::new(request)),
-                Err(e) => return Ok(Status::internal(e.to_string()).into_http()),
-            },
+        let input = match read_select_play(&data[PREFIX..]) {
+            Ok(input) => input,
+            Err(status) => return Ok(status.into_http()),
         };
         let request = Request::from_http(http::Request::from_parts(parts, input));
         Ok(match handler.serve_select_play(request).await {
