@@ -3,7 +3,7 @@
 //! Greater Revolution) both RPCs answer over a real server, the answer is the in-process
 //! easy decision and among the legal ones, seeds are derived deterministically, and the
 //! served NORMAL and HARD answer the in-process decision of their seed (with scored
-//! candidates under `explain`), and the missing level (EXPERT) is UNIMPLEMENTED.
+//! candidates under `explain`), and EXPERT answers its in-process decision.
 mod common;
 
 use climbot::bot::{DecisionContext, Difficulty};
