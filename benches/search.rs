@@ -157,8 +157,8 @@ fn check_budget<G: Learnable>(label: &str, view: &G::View) {
     let mut bot = ExpertBot::<G>::served()
         .with_override("z=inf")
         .expect("a valid override");
-    // The whole budget, past the work at which Dalmuti's and Daifugo's served search
-    // stops: the stop checks are what is measured.
+    // The whole budget, past the work at which Daifugo's served search stops: the
+    // stop checks are what is measured.
     bot.iterations = None;
     let (wall, cpu): (Vec<Duration>, Vec<Duration>) = (0..BUDGET_DECISIONS)
         .map(|seed| {

@@ -676,6 +676,32 @@ pub(crate) fn assert_served_search_stops_at_its_limit<G: Learnable>(views: &[G::
     assert!(reached > 0, "no view took the whole limit");
 }
 
+/// Checks the other side of [`Searchable::SERVED_STOPS_AT_DEFAULT`] on `views`: where
+/// the game does not limit its served search, a budget of ten times
+/// [`Searchable::DEFAULT_ITERATIONS`]' stop checks (the search checks before each
+/// playout) lets it play past that work on at least one view.
+#[cfg(test)]
+pub(crate) fn assert_served_search_plays_past_its_default<G: Learnable>(views: &[G::View]) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    assert!(
+        !G::SERVED_STOPS_AT_DEFAULT,
+        "the game does not limit its served search"
+    );
+    let default = G::DEFAULT_ITERATIONS;
+    let mut longest = 0;
+    for (seed, view) in (1..).zip(views) {
+        let checks = AtomicU64::new(0);
+        let stop = || checks.fetch_add(1, Ordering::Relaxed) >= 10 * default;
+        let mut served = DecisionContext::new(seed, &stop);
+        ExpertBot::<G>::served().decide(view, &mut served);
+        longest = longest.max(served.work().iterations);
+    }
+    assert!(
+        longest > default,
+        "no view played past {default} playouts: {longest}"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -104,6 +104,19 @@ mod tests {
     }
 
     #[test]
+    fn the_served_search_plays_on_while_its_budget_lasts() {
+        let players = PlayerCount::Four;
+        let views: Vec<_> = (1..=4)
+            .map(|seed| {
+                Round::new(players, deal(players, seed), 1, [0; 5])
+                    .view()
+                    .unwrap()
+            })
+            .collect();
+        crate::search::expert::assert_served_search_plays_past_its_default::<Lexio>(&views);
+    }
+
+    #[test]
     fn an_iteration_limit_is_spent_by_halving_and_a_bare_stop_check_races() {
         use crate::bot::DecisionContext;
         use crate::game::{Game, Policy};
