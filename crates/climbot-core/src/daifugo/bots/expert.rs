@@ -108,9 +108,10 @@ mod tests {
 
     #[test]
     fn the_served_search_stops_at_the_arenas_work_on_a_longer_budget() {
+        const { assert!(<Daifugo as crate::search::Searchable>::SERVED_STOPS_AT_DEFAULT) };
         for rules in [RuleSet::house(), RuleSet::uecda()] {
             let views: Vec<_> = (1..=8).map(|seed| opening_view(rules, seed)).collect();
-            crate::search::expert::assert_served_search_stops_at_its_limit::<Daifugo>(&views);
+            crate::search::expert::assert_served_work_follows_its_setting::<Daifugo>(&views);
         }
     }
 

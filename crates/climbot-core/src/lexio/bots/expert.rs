@@ -105,6 +105,7 @@ mod tests {
 
     #[test]
     fn the_served_search_plays_on_while_its_budget_lasts() {
+        const { assert!(!Lexio::SERVED_STOPS_AT_DEFAULT) };
         let players = PlayerCount::Four;
         let views: Vec<_> = (1..=4)
             .map(|seed| {
@@ -113,7 +114,7 @@ mod tests {
                     .unwrap()
             })
             .collect();
-        crate::search::expert::assert_served_search_plays_past_its_default::<Lexio>(&views);
+        crate::search::expert::assert_served_work_follows_its_setting::<Lexio>(&views);
     }
 
     #[test]
