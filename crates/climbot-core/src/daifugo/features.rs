@@ -12,7 +12,7 @@
 use super::Daifugo;
 use super::cards::{CardSet, RANKS};
 use super::decision::DaifugoDecision;
-use super::plays::{JOKER_STRENGTH, Play, PlayKind};
+use super::plays::{JOKER_STRENGTH, Play, PlayKind, foul_cards};
 use super::position::{DaifugoDeal, DaifugoPosition};
 use super::rules::RuleSet;
 use super::view::DaifugoView;
@@ -20,7 +20,7 @@ use crate::learn::{
     Family, FeatureRows, FeatureSet, Learnable, LinearPolicy, ShippedWeights, places_by_kind,
 };
 
-const FAMILIES: [Family; 23] = [
+const FAMILIES: [Family; 24] = [
     Family::new("kind", 4 * 2),
     Family::new("kind_players", 4 * 3),
     Family::new("strength", 3 * 14),
@@ -44,6 +44,7 @@ const FAMILIES: [Family; 23] = [
     Family::new("seats_out", 4 * 2),
     Family::new("singles_left", 7 * 2),
     Family::new("other", 1),
+    Family::new("fouls_left", 2 * 4 * 4),
 ];
 
 mod f {
@@ -70,11 +71,12 @@ mod f {
     pub const SEATS_OUT: usize = 20;
     pub const SINGLES_LEFT: usize = 21;
     pub const OTHER: usize = 22;
+    pub const FOULS_LEFT: usize = 23;
 }
 
 /// Daifugo's feature set.
 pub const FEATURES: FeatureSet = FeatureSet {
-    name: "daifugo-v1",
+    name: "daifugo-v2",
     families: &FAMILIES,
 };
 
@@ -168,6 +170,16 @@ fn revolution_band(cards: CardSet) -> usize {
     }
 }
 
+/// Under the forbidden-finish rule, what `after` (the hand a decision leaves, under the
+/// order `revolution` it leaves) holds: its cards that may not end it, in 4 bands (0 to
+/// 3 or more), by its other cards, in 4 bands. A hand of fouls alone (no other card
+/// left) can only end in a foul; the playout rule sheds them while others are left.
+fn fouls_left(after: CardSet, revolution: bool, play: bool) -> usize {
+    let fouls = foul_cards(after, revolution).len();
+    let rest = after.len() - fouls;
+    (usize::from(play) * 4 + fouls.min(3)) * 4 + rest.min(3)
+}
+
 impl Learnable for Daifugo {
     const FEATURES: FeatureSet = FEATURES;
 
@@ -234,6 +246,13 @@ impl Learnable for Daifugo {
                     put(rows, f::OWNER_COUNT, owner_count * 2);
                     put(rows, f::SEATS_OUT, seats_out * 2);
                     put(rows, f::LOCKED, locked * 4);
+                    if rules.forbidden_finishes {
+                        put(
+                            rows,
+                            f::FOULS_LEFT,
+                            fouls_left(hand, trick.revolution, false),
+                        );
+                    }
                     if let Some(table) = &trick.table {
                         let strength = usize::from(table.strength(reversed).min(13));
                         put(
@@ -318,6 +337,10 @@ impl Learnable for Daifugo {
                         put(rows, f::FORBIDDEN_FINISH, follow);
                     }
                     put(rows, f::SINGLES_LEFT, lone_ranks(after).min(6) * 2 + follow);
+                    if rules.forbidden_finishes {
+                        let revolution = trick.after_play(p, rules).revolution;
+                        put(rows, f::FOULS_LEFT, fouls_left(after, revolution, true));
+                    }
                 }
                 DaifugoDecision::Exchange(_) => put(rows, f::OTHER, 0),
             }
@@ -336,5 +359,34 @@ impl Learnable for Daifugo {
     fn shipped() -> &'static [&'static ShippedWeights] {
         static SHIPPED: [&ShippedWeights; 2] = [&TRAINED_HOUSE, &TRAINED_UECDA];
         &SHIPPED
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(text: &str) -> CardSet {
+        CardSet::parse(text).unwrap()
+    }
+
+    #[test]
+    fn fouls_left_tells_a_hand_that_can_only_foul_from_one_that_sheds_first() {
+        // From ♥2 ♠5: leading the 2 leaves the 5 to end on; leading the 5 leaves a
+        // 2 alone, which ends in a foul.
+        let sheds = fouls_left(cards("s5"), false, true);
+        let keeps = fouls_left(cards("h2"), false, true);
+        assert_eq!(sheds, 4 * 4 + 1, "a play, no foul left, one other card");
+        assert_eq!(keeps, (4 + 1) * 4, "a play, one foul left, no other card");
+        // Under a revolution the 2 may end a hand and the 3 may not.
+        assert_eq!(fouls_left(cards("h2"), true, true), 4 * 4 + 1);
+        assert_eq!(fouls_left(cards("h3 d3"), true, true), (4 + 2) * 4);
+        // Jokers and 8s count, bands stop at 3; a pass is the hand as it is.
+        let hand = cards("joker s8 h8 c2 d4 d5 d6 d7");
+        assert_eq!(fouls_left(hand, false, false), 3 * 4 + 3);
+        assert!(
+            fouls_left(hand, false, true) < FAMILIES[f::FOULS_LEFT].size as usize,
+            "inside the family"
+        );
     }
 }

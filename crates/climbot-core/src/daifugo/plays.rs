@@ -173,6 +173,20 @@ pub fn is_forbidden_finish_cards(cards: CardSet, revolution: bool) -> bool {
     cards == CardSet::single(Card::SPADE_3)
 }
 
+/// The cards of `hand` that may not end it on their own under `revolution` (jokers,
+/// the top rank, 8s, the ♠3): a hand left with only these ends in a foul under the
+/// forbidden-finish rule unless a revolution turns the order.
+pub fn foul_cards(hand: CardSet, revolution: bool) -> CardSet {
+    let banned_rank = if revolution { RANK_3 } else { RANK_2 };
+    let rank = |r: u8| CardSet::from_bits(0xF << (r * 4));
+    hand.intersection(
+        hand.jokers()
+            .union(rank(banned_rank))
+            .union(rank(RANK_8))
+            .with(Card::SPADE_3),
+    )
+}
+
 /// One play: its physical cards and the jokers' declarations.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Play {
@@ -1005,5 +1019,30 @@ mod tests {
         assert!(Play::lone_joker(Card::JOKER).is_forbidden_finish(false));
         let seq = Play::new(PlayKind::Sequence, set("♠7 ♠8 ♠9"), &[]).unwrap();
         assert!(!seq.is_forbidden_finish(false));
+    }
+
+    #[test]
+    fn foul_cards_are_the_cards_that_may_not_end_a_hand_alone() {
+        let deck = CardSet::deck(2);
+        for revolution in [false, true] {
+            let one_by_one = CardSet::from_cards(
+                deck.iter()
+                    .filter(|&c| is_forbidden_finish_cards(CardSet::single(c), revolution)),
+            );
+            assert_eq!(foul_cards(deck, revolution), one_by_one);
+            for card in deck.iter() {
+                let hand = deck.difference(CardSet::single(card));
+                assert_eq!(foul_cards(hand, revolution), one_by_one.intersection(hand));
+            }
+        }
+        let hand = CardSet::parse("s3 h3 s8 d9 h2 joker").unwrap();
+        assert_eq!(
+            foul_cards(hand, false),
+            CardSet::parse("s3 s8 h2 joker").unwrap()
+        );
+        assert_eq!(
+            foul_cards(hand, true),
+            CardSet::parse("s3 h3 s8 joker").unwrap()
+        );
     }
 }

@@ -7,7 +7,7 @@ use crate::bot::DecisionContext;
 use crate::daifugo::Daifugo;
 use crate::daifugo::cards::CardSet;
 use crate::daifugo::moves::{Trick, legal_plays};
-use crate::daifugo::plays::{Play, PlayKind, TieKey, is_forbidden_finish_cards};
+use crate::daifugo::plays::{Play, PlayKind, TieKey, foul_cards};
 use crate::daifugo::referee::weakest_cards;
 use crate::daifugo::rules::RuleSet;
 use crate::daifugo::view::{DaifugoView, Phase};
@@ -153,14 +153,6 @@ pub fn choose_play_with(
             })
             .copied()
     }
-}
-
-/// The cards of `hand` that may not end it on their own.
-fn foul_cards(hand: CardSet, revolution: bool) -> CardSet {
-    CardSet::from_cards(
-        hand.iter()
-            .filter(|&c| is_forbidden_finish_cards(CardSet::single(c), revolution)),
-    )
 }
 
 #[cfg(test)]
