@@ -257,7 +257,7 @@ fn both_games_take_the_bot_flag_and_dalmuti_keeps_policy() {
         );
         let stdout = String::from_utf8(out.stdout).unwrap();
         assert!(stdout.contains("random"), "{args:?}: {stdout}");
-        // stderr is a pipe here: no progress bar.
+        // stderr is a pipe here and the run short: no progress bar and no line.
         assert!(out.stderr.is_empty(), "{args:?}: {:?}", out.stderr);
     }
 }
