@@ -29,20 +29,34 @@ struct Lines {
 }
 
 impl Lines {
+    /// Lines for `total` units of `what`, none before the run has lasted `quiet_for`.
+    fn new(total: u64, what: &str, quiet_for: Duration) -> Self {
+        Lines {
+            total,
+            what: what.to_string(),
+            done: AtomicU64::new(0),
+            started: Instant::now(),
+            quiet_for,
+        }
+    }
+
     /// Counts `n` more units; the line of each tenth of the run the count passes, once
     /// the run has lasted `quiet_for`.
     fn advance(&self, n: u64) -> Option<String> {
         let before = self.done.fetch_add(n, Ordering::Relaxed);
         let after = before + n;
         let tenth = |done: u64| (done.min(self.total) * 10).checked_div(self.total);
-        let passed = n > 0 && tenth(after) > tenth(before);
-        (passed && self.started.elapsed() >= self.quiet_for).then(|| {
+        if n == 0 || tenth(after) <= tenth(before) {
+            return None;
+        }
+        let elapsed = self.started.elapsed();
+        (elapsed >= self.quiet_for).then(|| {
             format!(
                 "{}/{} {} ({} s)",
                 after.min(self.total),
                 self.total,
                 self.what,
-                self.started.elapsed().as_secs()
+                elapsed.as_secs()
             )
         })
     }
@@ -57,13 +71,7 @@ impl Progress {
         } else {
             Progress {
                 bar: None,
-                lines: Some(Lines {
-                    total,
-                    what: what.to_string(),
-                    done: AtomicU64::new(0),
-                    started: Instant::now(),
-                    quiet_for: QUIET_FOR,
-                }),
+                lines: Some(Lines::new(total, what, QUIET_FOR)),
             }
         }
     }
@@ -144,45 +152,21 @@ mod tests {
 
     #[test]
     fn without_a_terminal_a_line_marks_each_tenth() {
-        let lines = Lines {
-            total: 25,
-            what: "blocks".into(),
-            done: AtomicU64::new(0),
-            started: Instant::now(),
-            quiet_for: Duration::ZERO,
-        };
+        let lines = Lines::new(25, "blocks", Duration::ZERO);
         let written: Vec<String> = (0..25).filter_map(|_| lines.advance(1)).collect();
         assert_eq!(written.len(), 10, "{written:?}");
         assert!(written[0].starts_with("3/25 blocks ("), "{written:?}");
         assert!(written[9].starts_with("25/25 blocks ("), "{written:?}");
         // A step over several tenths writes one line; nothing past the end.
-        let lines = Lines {
-            total: 10,
-            what: "games".into(),
-            done: AtomicU64::new(0),
-            started: Instant::now(),
-            quiet_for: Duration::ZERO,
-        };
+        let lines = Lines::new(10, "games", Duration::ZERO);
         assert!(lines.advance(7).unwrap().starts_with("7/10 games"));
         assert!(lines.advance(0).is_none());
         assert!(lines.advance(3).unwrap().starts_with("10/10 games"));
         assert!(lines.advance(1).is_none());
-        let empty = Lines {
-            total: 0,
-            what: "deals".into(),
-            done: AtomicU64::new(0),
-            started: Instant::now(),
-            quiet_for: Duration::ZERO,
-        };
+        let empty = Lines::new(0, "deals", Duration::ZERO);
         assert!(empty.advance(1).is_none());
         // A run shorter than its quiet time writes nothing.
-        let short = Lines {
-            total: 10,
-            what: "games".into(),
-            done: AtomicU64::new(0),
-            started: Instant::now(),
-            quiet_for: Duration::from_secs(3600),
-        };
+        let short = Lines::new(10, "games", Duration::from_secs(3600));
         assert!((0..10).all(|_| short.advance(1).is_none()));
     }
 

@@ -287,12 +287,13 @@ impl Learnable for Daifugo {
                         after.joker_count().min(2) * 3 + left_band,
                     );
                     put(rows, f::LEFT, after.len().min(12) * 2 + follow);
+                    let next = trick.after_play(p, rules);
                     let specials = [
                         p.is_eight_cut(rules),
                         p.is_revolution(rules),
                         p.is_jack_back(rules),
                         trick.clears_after(p, rules) && !p.is_eight_cut(rules),
-                        trick.after_play(p, rules).lock != 0 && trick.lock == 0,
+                        next.lock != 0 && trick.lock == 0,
                     ];
                     for (i, _) in specials.iter().enumerate().filter(|(_, on)| **on) {
                         put(rows, f::SPECIAL, i * 2 + follow);
@@ -338,8 +339,11 @@ impl Learnable for Daifugo {
                     }
                     put(rows, f::SINGLES_LEFT, lone_ranks(after).min(6) * 2 + follow);
                     if rules.forbidden_finishes {
-                        let revolution = trick.after_play(p, rules).revolution;
-                        put(rows, f::FOULS_LEFT, fouls_left(after, revolution, true));
+                        put(
+                            rows,
+                            f::FOULS_LEFT,
+                            fouls_left(after, next.revolution, true),
+                        );
                     }
                 }
                 DaifugoDecision::Exchange(_) => put(rows, f::OTHER, 0),
