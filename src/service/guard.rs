@@ -38,6 +38,9 @@ use tonic::codegen::{BoxFuture, Service, http};
 use tonic::server::NamedService;
 use tonic::{Code, Status};
 
+/// The deadline header, named once: a lookup by `&str` parses the name on every call.
+static GRPC_TIMEOUT: http::HeaderName = http::HeaderName::from_static("grpc-timeout");
+
 /// How the guard ended a call, read by the handler's record when the call's future
 /// is dropped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,8 +54,13 @@ pub(crate) enum EndedByGuard {
 }
 
 /// One call's link between the guard and the handler's record.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct CallTicket {
+    /// When the guard received the call: the start of its budget and of its latency.
+    pub(crate) started: Instant,
+    /// The client's `grpc-timeout`, read once by the guard (which refuses a malformed
+    /// one), so that the handler does not look the header up and parse it again.
+    pub(crate) timeout: Option<Duration>,
     /// Set by the handler when it starts recording the call.
     handler_saw: AtomicBool,
     /// Set by the guard before it drops a call's future.
@@ -60,6 +68,16 @@ pub(crate) struct CallTicket {
 }
 
 impl CallTicket {
+    /// The ticket of a call received at `started` with the client's `timeout`.
+    pub(crate) fn new(started: Instant, timeout: Option<Duration>) -> Self {
+        CallTicket {
+            started,
+            timeout,
+            handler_saw: AtomicBool::new(false),
+            ended: Mutex::new(None),
+        }
+    }
+
     /// The handler records this call (its record counts it, the guard does not).
     pub(crate) fn handler_records(&self) {
         self.handler_saw.store(true, Ordering::Release);
@@ -114,7 +132,7 @@ where
     fn call(&mut self, mut request: http::Request<Body>) -> Self::Future {
         let started = Instant::now();
         let rpc = m::Rpc::from_path(request.uri().path());
-        let timeout = match request.headers().get("grpc-timeout") {
+        let timeout = match request.headers().get(&GRPC_TIMEOUT) {
             None => None,
             Some(value) => match value.to_str().ok().and_then(parse_grpc_timeout) {
                 Some(timeout) => Some(timeout),
@@ -136,7 +154,7 @@ where
             .map(tokio::time::Instant::from_std);
         let read_by = tokio::time::Instant::from_std(started + self.read_timeout);
         let read_timeout = self.read_timeout;
-        let ticket = Arc::new(CallTicket::default());
+        let ticket = Arc::new(CallTicket::new(started, timeout));
         request.extensions_mut().insert(ticket.clone());
         let inner = &mut self.inner;
         let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.call(request)));

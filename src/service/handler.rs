@@ -17,6 +17,7 @@ use crate::service::pool::{DecisionPool, JobFailed};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use tonic::codegen::http;
 use tonic::metadata::MetadataMap;
 use tonic::{Code, Request, Response, Status};
 use tracing::{Instrument, Span, field};
@@ -112,8 +113,12 @@ impl BotHandler {
         request: Request<I>,
         run: CallRun<I, O>,
     ) -> impl Future<Output = Result<Response<O>, Status>> + Send + '_ {
-        let timeout = budget::client_timeout(request.metadata());
         let ticket = request.extensions().get::<Arc<CallTicket>>().cloned();
+        // Behind the guard, the timeout it read; called directly, the header's.
+        let timeout = match &ticket {
+            Some(ticket) => ticket.timeout,
+            None => budget::client_timeout(request.metadata()),
+        };
         let client = client_of(
             request.extensions().get::<PeerIdentity>(),
             request.metadata(),
@@ -461,7 +466,9 @@ fn client_of(
     if let Some(PeerIdentity(identity)) = peer {
         return Ok(identity.clone());
     }
-    let Some(value) = metadata.get(fair::CLIENT_METADATA_KEY) else {
+    // Looked up by a name made once: a lookup by `&str` parses the name on every call.
+    static CLIENT_KEY: http::HeaderName = http::HeaderName::from_static(fair::CLIENT_METADATA_KEY);
+    let Some(value) = metadata.as_ref().get(&CLIENT_KEY) else {
         return Ok(ANONYMOUS.clone());
     };
     let name = value.to_str().map_err(|_| {
@@ -573,10 +580,16 @@ struct CallRecord {
 }
 
 impl CallRecord {
+    /// The record of a call of `rpc`, started when the guard received it (now, when
+    /// the handler is called directly).
     fn new(rpc: m::Rpc, ticket: Option<Arc<CallTicket>>) -> Self {
-        if let Some(ticket) = &ticket {
-            ticket.handler_records();
-        }
+        let started = match &ticket {
+            Some(ticket) => {
+                ticket.handler_records();
+                ticket.started
+            }
+            None => Instant::now(),
+        };
         let span = tracing::debug_span!(
             "call",
             rpc = rpc.name(),
@@ -588,7 +601,7 @@ impl CallRecord {
         );
         CallRecord {
             rpc,
-            started: Instant::now(),
+            started,
             span,
             game: None,
             difficulty: None,

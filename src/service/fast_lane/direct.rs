@@ -73,8 +73,12 @@ pub(super) fn serve(
 /// sends (any mention of one counts, so that no answer tonic would compress is sent
 /// uncompressed).
 fn may_be_compressed(headers: &http::HeaderMap) -> bool {
-    headers.contains_key("grpc-encoding")
-        || headers.get("grpc-accept-encoding").is_some_and(|value| {
+    // Names made once: a lookup by `&str` parses the name on every call.
+    static ENCODING: http::HeaderName = http::HeaderName::from_static("grpc-encoding");
+    static ACCEPT_ENCODING: http::HeaderName =
+        http::HeaderName::from_static("grpc-accept-encoding");
+    headers.contains_key(&ENCODING)
+        || headers.get(&ACCEPT_ENCODING).is_some_and(|value| {
             value
                 .as_bytes()
                 .windows(4)
