@@ -206,7 +206,7 @@ proptest! {
             2 => { if let Some(t) = i.hand.get_mut(index) { *t = some_tile(value) } else { i.hand.push(some_tile(value)) } }
             3 => { if index < i.hand.len() { i.hand.remove(index); } }
             4 => {
-                let table = i.table.get_or_insert_with(|| climbot::lexio::TableInput { owner: Some(value % 6), tiles: Vec::new() });
+                let table = i.table.get_or_insert_with(|| climbot::lexio::TableInput { owner: Some(value % 6), tiles: Default::default() });
                 if let Some(t) = table.tiles.get_mut(index) { *t = some_tile(value) } else { table.tiles.push(some_tile(value)) }
             }
             5 => { if let Some(s) = i.seats.get_mut(index) { s.tile_count = value } }

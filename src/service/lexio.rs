@@ -5,7 +5,8 @@
 
 use crate::game::GameKind;
 use crate::lexio::{
-    Action, Category, Lexio, LexioView, LogEntry, SeatCount, Suit, TableInput, Tile, ViewInput,
+    Action, Category, Lexio, LexioView, LogEntry, PlayTiles, SeatCount, Suit, TableInput, Tile,
+    ViewInput,
 };
 use crate::pb;
 use crate::service::error::ServiceError;
@@ -104,14 +105,11 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
             7 => {
                 let mut entry = r.bytes_field(wire_type)?;
                 // A pass has no tiles and allocates none.
-                let (mut seat, mut tiles) = (0, Vec::new());
+                let (mut seat, mut tiles) = (0, PlayTiles::new());
                 while entry.has_more() {
                     match entry.key()? {
                         (1, w) => seat = entry.varint_field(w)? as u32,
                         (2, w) => {
-                            if tiles.is_empty() {
-                                tiles.reserve_exact(5);
-                            }
                             tiles.push(parse_tile(entry.bytes_field(w)?)?);
                         }
                         _ => return None,
@@ -129,7 +127,7 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
                 let mut table = r.bytes_field(wire_type)?;
                 let mut input = TableInput {
                     owner: None,
-                    tiles: Vec::with_capacity(5),
+                    tiles: PlayTiles::new(),
                 };
                 while table.has_more() {
                     match table.key()? {
@@ -191,7 +189,10 @@ fn tile_of(number: u8, suit: u8) -> Option<Tile> {
 }
 
 /// The tiles of a repeated field; `field` names it (only built for an error).
-fn tiles(wire: &[pb::LexioTile], field: impl Fn() -> String) -> Result<Vec<Tile>, ServiceError> {
+fn tiles<T: FromIterator<Tile>>(
+    wire: &[pb::LexioTile],
+    field: impl Fn() -> String,
+) -> Result<T, ServiceError> {
     wire.iter()
         .enumerate()
         .map(|(i, t)| tile(t, &|| format!("{PREFIX}.{}[{i}]", field())))

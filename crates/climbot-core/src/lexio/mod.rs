@@ -16,8 +16,8 @@ pub mod view;
 pub use combos::{Category, Combo, Key, classify};
 pub use tiles::{PlayerCount, Suit, Tile, TileSet};
 pub use view::{
-    Action, LexioView, LogEntry, LoggedAction, SeatCount, TableInput, ViewError, ViewInput,
-    ViewParts,
+    Action, LexioView, LogEntry, LoggedAction, PlayTiles, SeatCount, TableInput, ViewError,
+    ViewInput, ViewParts,
 };
 
 /// Every legal action of a view (plays, and the pass on a non-empty table).

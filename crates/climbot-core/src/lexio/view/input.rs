@@ -4,6 +4,12 @@
 use super::LoggedAction;
 use crate::lexio::combos::Combo;
 use crate::lexio::tiles::{PlayerCount, Tile, TileSet};
+use smallvec::SmallVec;
+
+/// The tiles of one play as a client reports them: up to eight are held inline, so
+/// that reading a view's log allocates nothing per play (a valid play has at most
+/// five; more are kept, on the heap, for the validation to refuse).
+pub type PlayTiles = SmallVec<[Tile; 8]>;
 
 /// One seat's public state as a client reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -18,7 +24,7 @@ pub struct TableInput {
     /// The seat that made the play (required).
     pub owner: Option<u32>,
     /// Its tiles.
-    pub tiles: Vec<Tile>,
+    pub tiles: PlayTiles,
 }
 
 /// One public action of this round, as a client reports it.
@@ -29,7 +35,7 @@ pub enum LogEntry {
         /// The seat that played.
         seat: u32,
         /// The tiles it played.
-        tiles: Vec<Tile>,
+        tiles: PlayTiles,
     },
     /// `seat` passed.
     Pass {

@@ -16,7 +16,7 @@ mod table;
 mod tiles;
 
 pub use crate::view_error::ViewError;
-pub use input::{LogEntry, SeatCount, TableInput, ViewInput, ViewParts};
+pub use input::{LogEntry, PlayTiles, SeatCount, TableInput, ViewInput, ViewParts};
 
 use super::combos::{Combo, classify};
 use super::moves::for_each_play;
@@ -344,7 +344,7 @@ mod tests {
         let table = |owner, tiles: &[Tile]| {
             Some(TableInput {
                 owner: Some(owner),
-                tiles: tiles.to_vec(),
+                tiles: PlayTiles::from_slice(tiles),
             })
         };
         let mut v = opening();
@@ -400,7 +400,7 @@ mod tests {
             let mut v = opening();
             v.table = Some(TableInput {
                 owner: Some(owner),
-                tiles: vec![tile],
+                tiles: PlayTiles::from_elem(tile, 1),
             });
             v.played = vec![tile];
             v.seats[2].tile_count = 11;
@@ -419,13 +419,13 @@ mod tests {
         let mut v = opening();
         v.table = Some(TableInput {
             owner: Some(2),
-            tiles: vec![other[0]],
+            tiles: PlayTiles::from_elem(other[0], 1),
         });
         v.played = vec![other[0]];
         v.seats[2].tile_count = 11;
         v.log = vec![LogEntry::Play {
             seat: 2,
-            tiles: vec![other[0]],
+            tiles: PlayTiles::from_elem(other[0], 1),
         }];
         assert!(LexioView::new(v.clone()).is_ok());
         // The table's owner must be the log's.
@@ -438,7 +438,7 @@ mod tests {
         let mut bad = v.clone();
         bad.log = vec![LogEntry::Play {
             seat: 1,
-            tiles: vec![other[0]],
+            tiles: PlayTiles::from_elem(other[0], 1),
         }];
         assert!(LexioView::new(bad).is_err());
         // A pass on an empty table.
