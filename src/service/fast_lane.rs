@@ -81,6 +81,22 @@ impl<'a> Reader<'a> {
         self.buf
     }
 
+    /// The `N` bytes after `key` when the next byte is `key` (a one-byte field key),
+    /// without reading them; `None` otherwise.
+    #[inline(always)]
+    pub(crate) fn peek_after_key<const N: usize>(&self, key: u8) -> Option<[u8; N]> {
+        match self.buf.split_first() {
+            Some((&first, rest)) if first == key => rest.first_chunk::<N>().copied(),
+            _ => None,
+        }
+    }
+
+    /// Skips `n` bytes already peeked at.
+    #[inline(always)]
+    pub(crate) fn skip(&mut self, n: usize) {
+        self.buf = &self.buf[n..];
+    }
+
     /// The next field's number and wire type.
     #[inline(always)]
     pub(crate) fn key(&mut self) -> Option<(u32, u64)> {
@@ -108,7 +124,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A length-delimited field's bytes, `None` unless `wire_type` is length-delimited.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn bytes_field(&mut self, wire_type: u64) -> Option<Reader<'a>> {
         if wire_type != LENGTH_DELIMITED {
             return None;
@@ -553,7 +569,26 @@ mod tests {
         odd.extend_from_slice(&rest.encode_to_vec());
         let expected = via_prost(&request_around(&canonical)).unwrap();
         assert_eq!(via_fast_lane(&request_around(&odd)), Some(expected.clone()));
-        assert_eq!(via_prost(&request_around(&odd)), Some(expected));
+        assert_eq!(via_prost(&request_around(&odd)), Some(expected.clone()));
+
+        // A run of tiles in prost's encoding broken by one written otherwise: the run
+        // stops there and the field loop reads on.
+        let mut broken_run = Vec::new();
+        for (i, tile) in view.hand.iter().enumerate() {
+            if i == 2 {
+                field(&mut broken_run, 3, &reversed_tile);
+            } else {
+                field(&mut broken_run, 3, &tile.encode_to_vec());
+            }
+        }
+        let mut rest = view.clone();
+        rest.hand.clear();
+        broken_run.extend_from_slice(&rest.encode_to_vec());
+        assert_eq!(
+            via_fast_lane(&request_around(&broken_run)),
+            via_prost(&request_around(&broken_run))
+        );
+        assert!(via_fast_lane(&request_around(&broken_run)).is_some());
 
         // An unknown field, the view sent twice (protobuf merges the two), another
         // game, a tile that is none, truncated bytes: prost's turn.
@@ -565,6 +600,15 @@ mod tests {
         varint_field(&mut bad_tile, 2, 1);
         let mut with_bad_tile = canonical.clone();
         field(&mut with_bad_tile, 6, &bad_tile);
+        // A tile that is none inside a run of played tiles, in prost's own encoding.
+        let mut bad_in_run = view.clone();
+        bad_in_run.played.insert(
+            1,
+            pb::LexioTile {
+                number: 16,
+                suit: 1,
+            },
+        );
         let dalmuti = pb::SelectPlayRequest {
             view: crate::loadtest::dalmuti_views(1)
                 .unwrap()
@@ -612,6 +656,7 @@ mod tests {
             request_around(&unknown),
             twice,
             request_around(&with_bad_tile),
+            request_around(&bad_in_run.encode_to_vec()),
             dalmuti,
             full[..full.len() - 3].to_vec(),
         ] {
