@@ -503,7 +503,10 @@ fn describe() {
         metrics::Unit::Seconds,
         "Time a decision slot was held, by client"
     );
-    metrics::describe_gauge!(DECISIONS_IN_FLIGHT, "Decisions being computed");
+    metrics::describe_gauge!(
+        DECISIONS_IN_FLIGHT,
+        "Decisions and analyses being computed on a decision slot (EASY, answered inline, is not counted)"
+    );
     metrics::describe_gauge!(BUILD_INFO, "Build information (always 1)");
     metrics::describe_gauge!(
         TLS_CERTIFICATE_EXPIRY,
