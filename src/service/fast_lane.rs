@@ -81,22 +81,6 @@ impl<'a> Reader<'a> {
         self.buf
     }
 
-    /// The `N` bytes after `key` when the next byte is `key` (a one-byte field key),
-    /// without reading them; `None` otherwise.
-    #[inline(always)]
-    pub(crate) fn peek_after_key<const N: usize>(&self, key: u8) -> Option<[u8; N]> {
-        match self.buf.split_first() {
-            Some((&first, rest)) if first == key => rest.first_chunk::<N>().copied(),
-            _ => None,
-        }
-    }
-
-    /// Skips `n` bytes already peeked at.
-    #[inline(always)]
-    pub(crate) fn skip(&mut self, n: usize) {
-        self.buf = &self.buf[n..];
-    }
-
     /// The next field's number and wire type.
     #[inline(always)]
     pub(crate) fn key(&mut self) -> Option<(u32, u64)> {
@@ -124,7 +108,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A length-delimited field's bytes, `None` unless `wire_type` is length-delimited.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn bytes_field(&mut self, wire_type: u64) -> Option<Reader<'a>> {
         if wire_type != LENGTH_DELIMITED {
             return None;
@@ -571,8 +555,7 @@ mod tests {
         assert_eq!(via_fast_lane(&request_around(&odd)), Some(expected.clone()));
         assert_eq!(via_prost(&request_around(&odd)), Some(expected.clone()));
 
-        // A run of tiles in prost's encoding broken by one written otherwise: the run
-        // stops there and the field loop reads on.
+        // A run of tiles in prost's encoding broken by one written otherwise.
         let mut broken_run = Vec::new();
         for (i, tile) in view.hand.iter().enumerate() {
             if i == 2 {

@@ -89,10 +89,7 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
         match field {
             1 => v.player_count = r.varint_field(wire_type)? as u32,
             2 => v.seat = r.varint_field(wire_type)? as u32,
-            3 => {
-                v.hand.push(parse_tile(r.bytes_field(wire_type)?)?);
-                tile_run(&mut r, 3, |t| v.hand.push(t))?;
-            }
+            3 => v.hand.push(parse_tile(r.bytes_field(wire_type)?)?),
             5 => {
                 let mut seat = r.bytes_field(wire_type)?;
                 let mut count = SeatCount::default();
@@ -104,10 +101,7 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
                 }
                 v.seats.push(count);
             }
-            6 => {
-                v.played.push(parse_tile(r.bytes_field(wire_type)?)?);
-                tile_run(&mut r, 6, |t| v.played.push(t))?;
-            }
+            6 => v.played.push(parse_tile(r.bytes_field(wire_type)?)?),
             7 => {
                 let mut entry = r.bytes_field(wire_type)?;
                 // A pass has no tiles and allocates none.
@@ -117,7 +111,6 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
                         (1, w) => seat = entry.varint_field(w)? as u32,
                         (2, w) => {
                             tiles.push(parse_tile(entry.bytes_field(w)?)?);
-                            tile_run(&mut entry, 2, |t| tiles.push(t))?;
                         }
                         _ => return None,
                     }
@@ -139,10 +132,7 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
                 while table.has_more() {
                     match table.key()? {
                         (1, w) => input.owner = Some(table.varint_field(w)? as u32),
-                        (2, w) => {
-                            input.tiles.push(parse_tile(table.bytes_field(w)?)?);
-                            tile_run(&mut table, 2, |t| input.tiles.push(t))?;
-                        }
+                        (2, w) => input.tiles.push(parse_tile(table.bytes_field(w)?)?),
                         _ => return None,
                     }
                 }
@@ -160,24 +150,6 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
         }
     }
     Some(v)
-}
-
-/// The tiles that follow in a run of the repeated tile field `field`, each as prost
-/// writes it (its key, length 4, `number` then `suit` in one byte each), handed to
-/// `push`: read without the field loop, and as [`parse_tile`] reads them (`None` on a
-/// tile it refuses). The run stops at the first field written any other way, which the
-/// field loop then reads.
-#[inline(always)]
-fn tile_run(r: &mut Reader<'_>, field: u8, mut push: impl FnMut(Tile)) -> Option<()> {
-    let key = field << 3 | 2;
-    while let Some([4, 0x08, number, 0x10, suit]) = r.peek_after_key::<5>(key)
-        && number < 0x80
-        && suit < 0x80
-    {
-        push(tile_of(number, suit)?);
-        r.skip(6);
-    }
-    Some(())
 }
 
 /// One `LexioTile` message, `None` unless it is a tile.
