@@ -169,7 +169,7 @@ proptest! {
             9 => { if let Some(s) = i.seats.get_mut(index) { s.card_count = value } else { i.seats.truncate(value as usize % 9) } }
             10 => { if let Some(c) = i.played.get_mut(index) { *c = value } else { i.played.push(value) } }
             11 => i.removed_unseen = value,
-            12 => { if let Some(e) = i.log.get_mut(index) { e.seat = value % 9 } else { i.log.push(LogEntryInput { seat: value % 8, cards: vec![value % 70] }) } }
+            12 => { if let Some(e) = i.log.get_mut(index) { e.seat = value % 9 } else { i.log.push(LogEntryInput { seat: value % 8, cards: vec![value % 70].into() }) } }
             _ => { if index < i.log.len() { i.log.remove(index); } }
         }
         if let Ok(view) = climbot::daifugo::DaifugoView::new(i) {

@@ -9,8 +9,8 @@ use crate::daifugo::cards::{Card, CardSet, RANK_3, RANKS, Suit};
 use crate::daifugo::plays::{Declaration, Play, PlayKind};
 use crate::daifugo::rules::{FirstLead, RuleSet, Title};
 use crate::daifugo::view::{
-    DaifugoViewInput, ExchangeInput, LogEntryInput, PhaseInput, SeatInput, TableCardInput,
-    TableInput,
+    DaifugoViewInput, ExchangeInput, LogEntryInput, PhaseInput, PlayCards, SeatInput,
+    TableCardInput, TableInput,
 };
 use crate::daifugo::{Daifugo, DaifugoDecision, DaifugoView};
 use crate::game::GameKind;
@@ -62,7 +62,7 @@ pub fn view_input(view: &pb::DaifugoView) -> Result<DaifugoViewInput, ServiceErr
     let log = read_each(&view.log, |i, e| {
         Ok(LogEntryInput {
             seat: e.seat,
-            cards: card_ids(&e.cards, &|| format!("log[{i}].cards"))?,
+            cards: card_ids(&e.cards, &|| format!("log[{i}].cards"))?.into(),
         })
     })?;
     let exchange = match &view.exchange_known {
@@ -151,7 +151,7 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<DaifugoViewInput> {
                 let mut m = r.bytes_field(w)?;
                 let mut entry = LogEntryInput {
                     seat: 0,
-                    cards: Vec::new(),
+                    cards: PlayCards::new(),
                 };
                 while m.has_more() {
                     match m.key()? {

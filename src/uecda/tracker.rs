@@ -303,7 +303,7 @@ impl Tracker {
                 .iter()
                 .map(|(p, cards)| LogEntryInput {
                     seat: self.seat_of(*p) as u32,
-                    cards: cards.map(ids).unwrap_or_default(),
+                    cards: cards.map(ids).unwrap_or_default().into(),
                 })
                 .collect(),
             exchange: self.exchange_known(give.is_some()),
@@ -580,7 +580,7 @@ mod tests {
         let input = tracker.view_input(None);
         assert_eq!(input.seat, 0);
         assert_eq!(input.log.len(), 3);
-        assert_eq!(input.log[1].cards, Vec::<u32>::new(), "the pass");
+        assert!(input.log[1].cards.is_empty(), "the pass");
         assert_eq!(
             input.table.as_ref().map(|t| t.owner),
             Some(3),

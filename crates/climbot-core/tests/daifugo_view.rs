@@ -53,7 +53,7 @@ fn a_referee_view_round_trips_and_fingerprints_stably() {
     let mut other = input.clone();
     other.log.push(climbot_core::daifugo::view::LogEntryInput {
         seat: 0,
-        cards: vec![],
+        cards: Default::default(),
     });
     // A pass by seat 0 in the log does not break validation but changes the hash.
     let other = DaifugoView::new(other).unwrap();

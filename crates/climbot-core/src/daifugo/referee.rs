@@ -13,8 +13,8 @@ use super::plays::Play;
 use super::position::DaifugoPosition;
 use super::rules::{FirstLead, RuleSet, Title, points_for_place};
 use super::view::{
-    DaifugoView, DaifugoViewInput, ExchangeInput, LogEntryInput, PhaseInput, SeatInput, ViewError,
-    table_input,
+    DaifugoView, DaifugoViewInput, ExchangeInput, LogEntryInput, PhaseInput, PlayCards, SeatInput,
+    ViewError, table_input,
 };
 use crate::bot::{DecisionContext, StableHasher, shuffle, uniform_below};
 use crate::daifugo::Daifugo;
@@ -605,7 +605,7 @@ impl Referee {
         }
         self.log.push(LogEntryInput {
             seat: seat as u32,
-            cards: Vec::new(),
+            cards: PlayCards::new(),
         });
         let events = &mut self.events;
         self.position

@@ -3,6 +3,12 @@
 
 use crate::daifugo::plays::PlayKind;
 use crate::daifugo::rules::{RuleSet, Title};
+use smallvec::SmallVec;
+
+/// The card ids of one play as a client reports them: up to six are held inline, so
+/// that reading a view's log allocates nothing for most plays (a longer run goes to the
+/// heap).
+pub type PlayCards = SmallVec<[u32; 6]>;
 
 /// The decision a view asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,7 +64,7 @@ pub struct LogEntryInput {
     /// The acting seat.
     pub seat: u32,
     /// The cards played; empty for a pass.
-    pub cards: Vec<u32>,
+    pub cards: PlayCards,
 }
 
 /// This game's exchange as the deciding seat knows it, as sent on the wire (card ids).

@@ -19,8 +19,8 @@ mod table;
 pub use crate::view_error::ViewError;
 pub use exchange::exchange_pair;
 pub use input::{
-    DaifugoViewInput, ExchangeInput, LogEntryInput, PhaseInput, SeatInput, TableCardInput,
-    TableInput,
+    DaifugoViewInput, ExchangeInput, LogEntryInput, PhaseInput, PlayCards, SeatInput,
+    TableCardInput, TableInput,
 };
 
 use super::cards::CardSet;
@@ -357,7 +357,7 @@ impl DaifugoView {
                 .iter()
                 .map(|e| LogEntryInput {
                     seat: e.seat as u32,
-                    cards: e.cards.map(ids).unwrap_or_default(),
+                    cards: e.cards.map(ids).unwrap_or_default().into(),
                 })
                 .collect(),
             exchange: self.exchange.map(|x| ExchangeInput {
