@@ -173,6 +173,7 @@ def main():
                        os.path.join(args.payloads, "lexio_easy_follow.h2load.bin"),
                        "easy"),
     ]
+    os.makedirs(args.out_dir, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="climbot-profile-")
     folded = {t.name: os.path.join(tmp, f"{i}.folded") for i, t in enumerate(targets)}
     calls = collections.Counter()
