@@ -104,14 +104,12 @@ pub(crate) fn parse_view(mut r: Reader<'_>) -> Option<ViewInput> {
             6 => v.played.push(parse_tile(r.bytes_field(wire_type)?)?),
             7 => {
                 let mut entry = r.bytes_field(wire_type)?;
-                // A pass has no tiles and allocates none.
+                // A play's tiles are held inline: no allocation per entry.
                 let (mut seat, mut tiles) = (0, PlayTiles::new());
                 while entry.has_more() {
                     match entry.key()? {
                         (1, w) => seat = entry.varint_field(w)? as u32,
-                        (2, w) => {
-                            tiles.push(parse_tile(entry.bytes_field(w)?)?);
-                        }
+                        (2, w) => tiles.push(parse_tile(entry.bytes_field(w)?)?),
                         _ => return None,
                     }
                 }
