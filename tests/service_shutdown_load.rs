@@ -68,7 +68,10 @@ fn request(views: &[pb::GameView], id: u64) -> pb::SelectPlayRequest {
 /// - a connection reset: the connection sat in the kernel's accept backlog when the
 ///   server closed its listener, so the server never accepted it (tonic: UNKNOWN);
 /// - a broken pipe with no response header: the server had closed the connection while
-///   the request was still being written (tonic: UNKNOWN).
+///   the request was still being written (tonic: UNKNOWN);
+/// - the server's graceful GOAWAY (NO_ERROR) with no response header: HTTP/2 fails the
+///   client's streams above the GOAWAY's last stream id, which the server did not
+///   process and the client may retry (RFC 9113, 6.8; tonic: INTERNAL).
 ///
 /// The server's log is checked as well: a call its handler saw is never "refused".
 fn classify(status: &tonic::Status) -> Seen {
@@ -94,6 +97,9 @@ fn classify(status: &tonic::Status) -> Seen {
     } else if innermost.starts_with("Custom { kind: BrokenPipe") {
         // The server closed the connection while the request was being written.
         Some("broken pipe while sending, never accepted (UNKNOWN)")
+    } else if innermost.contains("GoAway(") && innermost.contains("NO_ERROR, Remote)") {
+        // A stream above the last one the server's GOAWAY said it processed.
+        Some("above the server's GOAWAY, never processed (INTERNAL)")
     } else {
         None
     };
