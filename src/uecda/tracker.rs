@@ -260,7 +260,6 @@ impl Tracker {
 
     /// The view this client decides from: the exchange (`give` cards back) or a play.
     pub fn view_input(&self, give: Option<u32>) -> DaifugoViewInput {
-        let ids = |set: CardSet| set.iter().map(|c| u32::from(c.id())).collect::<Vec<_>>();
         let seat = self.seat_of(self.me);
         let seats = self
             .status
@@ -290,20 +289,20 @@ impl Tracker {
                 Some(give) => PhaseInput::Exchange { give },
                 None => PhaseInput::Play,
             },
-            hand: ids(self.hand),
+            hand: self.hand.ids(),
             table,
             revolution: self.status.revolution,
             jack_back: false,
             lock,
             seats,
-            played: ids(self.played),
+            played: self.played.ids(),
             removed_unseen: 0,
             log: self
                 .log
                 .iter()
                 .map(|(p, cards)| LogEntryInput {
                     seat: self.seat_of(*p) as u32,
-                    cards: cards.map(ids).unwrap_or_default().into(),
+                    cards: cards.map(CardSet::ids).unwrap_or_default(),
                 })
                 .collect(),
             exchange: self.exchange_known(give.is_some()),
@@ -325,14 +324,13 @@ impl Tracker {
             return None;
         }
         let partner = titles.iter().position(|&t| t == partner_title)?;
-        let ids = |set: CardSet| set.iter().map(|c| u32::from(c.id())).collect::<Vec<_>>();
         let now = self.hand.union(self.played_by(self.me));
         let received = now.difference(self.dealt);
         let given = self.dealt.difference(now);
         (received.len() == count && given.len() == count).then(|| ExchangeInput {
             with_seat: self.seat_of(partner) as u32,
-            received: ids(received),
-            given: ids(given),
+            received: received.ids(),
+            given: given.ids(),
         })
     }
 

@@ -283,6 +283,11 @@ impl CardSet {
         }
     }
 
+    /// The cards' ids (as a view's input carries them), in [`CardSet::iter`]'s order.
+    pub fn ids<C: FromIterator<u32>>(self) -> C {
+        self.iter().map(|c| u32::from(c.id())).collect()
+    }
+
     /// The cards in ascending id order.
     pub fn iter(self) -> CardIter {
         CardIter(self.0)

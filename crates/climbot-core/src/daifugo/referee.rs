@@ -459,7 +459,6 @@ impl Referee {
 
     /// The wire-shaped view of `seat` (unchecked; see [`Referee::view`]).
     pub fn view_input(&self, seat: usize) -> DaifugoViewInput {
-        let ids = |set: CardSet| set.iter().map(|c| u32::from(c.id())).collect::<Vec<_>>();
         let phase = match (self.phase, self.give_backs.first()) {
             (GamePhase::Exchange, Some(g)) => PhaseInput::Exchange {
                 give: g.give as u32,
@@ -473,7 +472,7 @@ impl Referee {
             seat: seat as u32,
             game: self.game.max(1),
             phase,
-            hand: ids(position.hands[seat]),
+            hand: position.hands[seat].ids(),
             table: trick.table.map(|p| table_input(&p, position.owner())),
             revolution: trick.revolution,
             jack_back: trick.jack_back,
@@ -486,7 +485,7 @@ impl Referee {
                     finished: position.is_out(s),
                 })
                 .collect(),
-            played: ids(position.played()),
+            played: position.played().ids(),
             removed_unseen: position.discarded().len() as u32,
             log: self.log.clone(),
             exchange: self.exchange_known(seat),
@@ -496,7 +495,6 @@ impl Referee {
     /// What `seat` knows of this game's exchange: the tribute it handed over or took
     /// and the give-back it made or got, so far; `None` outside the exchange.
     fn exchange_known(&self, seat: usize) -> Option<ExchangeInput> {
-        let ids = |set: CardSet| set.iter().map(|c| u32::from(c.id())).collect::<Vec<_>>();
         let mut known: Option<ExchangeInput> = None;
         for event in &self.events {
             let (from, to, cards) = match *event {
@@ -518,9 +516,9 @@ impl Referee {
                 given: Vec::new(),
             });
             if received {
-                entry.received.extend(ids(cards));
+                entry.received.extend(cards.ids::<Vec<_>>());
             } else {
-                entry.given.extend(ids(cards));
+                entry.given.extend(cards.ids::<Vec<_>>());
             }
         }
         known
@@ -625,7 +623,7 @@ impl Referee {
         }
         self.log.push(LogEntryInput {
             seat: seat as u32,
-            cards: play.cards().iter().map(|c| u32::from(c.id())).collect(),
+            cards: play.cards().ids(),
         });
         let events = &mut self.events;
         self.position

@@ -326,7 +326,6 @@ impl DaifugoView {
 
     /// The wire-shaped input this view was built from (normalized).
     pub fn to_input(&self) -> DaifugoViewInput {
-        let ids = |set: CardSet| set.iter().map(|c| u32::from(c.id())).collect::<Vec<_>>();
         DaifugoViewInput {
             rules: self.rules,
             seat: self.seat as u32,
@@ -335,7 +334,7 @@ impl DaifugoView {
                 Phase::Play => PhaseInput::Play,
                 Phase::Exchange { give } => PhaseInput::Exchange { give: give as u32 },
             },
-            hand: ids(self.hand),
+            hand: self.hand.ids(),
             table: self.table.map(|t| table_input(&t.play, t.owner)),
             revolution: self.trick.revolution,
             jack_back: self.trick.jack_back,
@@ -350,20 +349,20 @@ impl DaifugoView {
                     finished: s.finished,
                 })
                 .collect(),
-            played: ids(self.played),
+            played: self.played.ids(),
             removed_unseen: self.removed_unseen as u32,
             log: self
                 .log
                 .iter()
                 .map(|e| LogEntryInput {
                     seat: e.seat as u32,
-                    cards: e.cards.map(ids).unwrap_or_default().into(),
+                    cards: e.cards.map(CardSet::ids).unwrap_or_default(),
                 })
                 .collect(),
             exchange: self.exchange.map(|x| ExchangeInput {
                 with_seat: x.with_seat as u32,
-                received: ids(x.received),
-                given: ids(x.given),
+                received: x.received.ids(),
+                given: x.given.ids(),
             }),
         }
     }
