@@ -225,16 +225,13 @@ impl Learnable for Daifugo {
         let players_band = players.clamp(4, 6) - 4;
         let seats_out = (players - active.len()).min(3);
         let locked = usize::from(trick.lock != 0);
-        let kinds: Vec<Option<(usize, u64)>> = decisions
-            .iter()
-            .map(|d| match d {
-                DaifugoDecision::Play(p) => {
-                    Some((kind_index(p.kind()), u64::from(p.strength(reversed))))
-                }
-                _ => None,
-            })
-            .collect();
-        let places = places_by_kind(&kinds, 3);
+        let kinds = decisions.iter().map(|d| match d {
+            DaifugoDecision::Play(p) => {
+                Some((kind_index(p.kind()), u64::from(p.strength(reversed))))
+            }
+            _ => None,
+        });
+        let places = places_by_kind(kinds, 3);
         for (j, decision) in decisions.iter().enumerate() {
             match decision {
                 DaifugoDecision::Pass => {

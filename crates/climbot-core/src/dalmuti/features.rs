@@ -153,16 +153,11 @@ impl Learnable for Dalmuti {
         let owner_count = count_band(usize::from(counts[turn.owner()]));
         let seats_out = turn.finished().count().min(3);
         let players_band = players.clamp(4, 8) - 4;
-        let kinds: Vec<Option<(usize, u64)>> = decisions
-            .iter()
-            .map(|d| match d {
-                DalmutiDecision::Play(p) => {
-                    Some((size_band(p.size()), u64::from(13 - p.rank().get())))
-                }
-                _ => None,
-            })
-            .collect();
-        let places = places_by_kind(&kinds, 3);
+        let kinds = decisions.iter().map(|d| match d {
+            DalmutiDecision::Play(p) => Some((size_band(p.size()), u64::from(13 - p.rank().get()))),
+            _ => None,
+        });
+        let places = places_by_kind(kinds, 3);
         for (j, decision) in decisions.iter().enumerate() {
             match decision {
                 DalmutiDecision::Pass => {

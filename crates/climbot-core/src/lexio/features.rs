@@ -197,14 +197,11 @@ impl Learnable for Lexio {
         let trick = position.trick();
         let follow = usize::from(trick.is_some());
         // Each play's place among the seat's plays of its category, weakest first.
-        let kinds: Vec<Option<(usize, u64)>> = decisions
-            .iter()
-            .map(|a| match a {
-                Action::Play(c) => Some((c.category().index(), u64::from(c.key().0))),
-                Action::Pass => None,
-            })
-            .collect();
-        let among = places_by_kind(&kinds, 3);
+        let kinds = decisions.iter().map(|a| match a {
+            Action::Play(c) => Some((c.category().index(), u64::from(c.key().0))),
+            Action::Pass => None,
+        });
+        let among = places_by_kind(kinds, 3);
         for (j, action) in decisions.iter().enumerate() {
             let k = kind(action);
             put(rows, f::KIND, k * 2 + follow);

@@ -11,6 +11,7 @@ use super::tiles::{PlayerCount, Suit, Tile, TileSet};
 use super::view::{Action, LexioView};
 use crate::search::mate::{MateRules, first_mate_play};
 use crate::stats::hypergeometric_at_least;
+use smallvec::SmallVec;
 
 fn key_of(category: Category, vector: u32, suit: Suit) -> Key {
     let rank = match category {
@@ -33,6 +34,10 @@ fn top_suit(nibble: u8) -> Suit {
     Suit::from_index(7 - nibble.leading_zeros() as u8).unwrap_or(Suit::Cloud)
 }
 
+/// Orders (or their nibbles) on the stack: the learned policy asks [`best_key`] at
+/// every move of a playout.
+type Orders = SmallVec<[u8; 15]>;
+
 /// The strongest key of `category` that the tiles of `pool` can make, if any.
 pub fn best_key(players: PlayerCount, pool: TileSet, category: Category) -> Option<Key> {
     let size = category.size() as u32;
@@ -53,7 +58,7 @@ pub fn best_key(players: PlayerCount, pool: TileSet, category: Category) -> Opti
         Category::StraightFlush | Category::Straight => {
             let flush = category == Category::StraightFlush;
             straights(players).iter().find_map(|&mask| {
-                let orders: Vec<u8> = (0..15u8).rev().filter(|o| mask & (1 << o) != 0).collect();
+                let orders: Orders = (0..15u8).rev().filter(|o| mask & (1 << o) != 0).collect();
                 let vector = vector_of(&orders);
                 if flush {
                     Suit::ALL.iter().rev().find_map(|&s| {
@@ -63,7 +68,7 @@ pub fn best_key(players: PlayerCount, pool: TileSet, category: Category) -> Opti
                             .then(|| key_of(category, vector, s))
                     })
                 } else {
-                    let nibbles: Vec<u8> = orders.iter().map(|&o| pool.nibble(o)).collect();
+                    let nibbles: Orders = orders.iter().map(|&o| pool.nibble(o)).collect();
                     if nibbles.contains(&0) {
                         return None;
                     }
@@ -83,7 +88,7 @@ pub fn best_key(players: PlayerCount, pool: TileSet, category: Category) -> Opti
             .iter()
             .rev()
             .filter_map(|&s| {
-                let orders: Vec<u8> = (0..15u8)
+                let orders: Orders = (0..15u8)
                     .rev()
                     .filter(|&o| pool.nibble(o) & (1 << s as u8) != 0)
                     .collect();

@@ -6,12 +6,13 @@ use super::DaifugoDecision;
 use crate::bot::DecisionContext;
 use crate::daifugo::Daifugo;
 use crate::daifugo::cards::CardSet;
-use crate::daifugo::moves::{Trick, legal_plays};
+use crate::daifugo::moves::{Trick, for_each_legal_play};
 use crate::daifugo::plays::{Play, PlayKind, TieKey, foul_cards};
 use crate::daifugo::referee::weakest_cards;
 use crate::daifugo::rules::RuleSet;
 use crate::daifugo::view::{DaifugoView, Phase};
 use crate::game::Policy;
+use smallvec::SmallVec;
 use std::cmp::Reverse;
 
 /// The easy policy (see [`decide`]).
@@ -77,8 +78,9 @@ pub fn choose_play_with(
     rules: &RuleSet,
     playout: bool,
 ) -> Option<Play> {
-    let mut candidates = Vec::new();
-    legal_plays(hand, trick, rules, &mut candidates);
+    // On the stack: the search's playouts ask for a play at every move.
+    let mut candidates: SmallVec<[Play; 32]> = SmallVec::new();
+    for_each_legal_play(hand, trick, rules, |p| candidates.push(p));
     let leading = trick.table.is_none();
     if rules.forbidden_finishes {
         let forbidden = |p: &Play| p.len() == hand.len() && p.is_forbidden_finish(trick.revolution);
@@ -98,7 +100,7 @@ pub fn choose_play_with(
         let rest = hand.difference(fouls).len();
         let shed = |p: &Play| p.cards().is_subset(fouls);
         if !fouls.is_empty() && (1..=SHED_FOULS_AT).contains(&rest) && candidates.iter().any(shed) {
-            candidates.retain(shed);
+            candidates.retain(|p| shed(p));
         }
     }
     if candidates.iter().any(|p| p.joker_count() == 0) {
@@ -138,7 +140,7 @@ pub fn choose_play_with(
                 })
             };
             if candidates.iter().any(whole) {
-                candidates.retain(whole);
+                candidates.retain(|p| whole(p));
             }
         }
         candidates
