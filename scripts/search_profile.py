@@ -24,14 +24,16 @@ pairs share the noise, the profile does not.
 import argparse
 import collections
 import json
-import math
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "deploy",
+                                "loadtest"))
+from grpckit import die, mean_ci95  # noqa: E402  (the load tests' statistics)
 
 # The load test's tables, where the bench's views come from.
 TABLES = {
@@ -77,11 +79,6 @@ ALLOCATOR = re.compile(r"malloc|free$|calloc|realloc|_int_|tcache|cfree")
 DECISION = re.compile(r"ExpertBot<G> as climbot_core::game::Policy<G>>::decide")
 
 
-def die(message):
-    print(message, file=sys.stderr)
-    sys.exit(1)
-
-
 def clean(frame):
     return re.sub(r"::h[0-9a-f]{16}$", "", frame)
 
@@ -115,9 +112,9 @@ def categorise(folded):
     return parts
 
 
-def arena(binary, game, lineup, seed, extra=()):
+def arena(binary, game, lineup, seed):
     return [binary, "arena", "--game", game, *TABLES[game], "--lineup", lineup,
-            "--blocks", "2", "--seed", str(seed), "--threads", "1", *extra]
+            "--blocks", "2", "--seed", str(seed), "--threads", "1"]
 
 
 def profile(args):
@@ -143,21 +140,19 @@ def profile(args):
                                check=True)
             rows[game] = categorise(folded)
     names = [n for n, _ in ENCLOSING] + [n for n, _ in WORKING] + [RESIDUAL]
+    totals = {game: sum(v[0] for v in rows[game].values()) or 1 for game in args.games}
     print("| part | " + " | ".join(args.games) + " |")
     print("|---|" + "---|" * len(args.games))
     for name in names:
         cells = []
         for game in args.games:
-            total = sum(v[0] for v in rows[game].values()) or 1
             ns, alloc = rows[game].get(name, [0, 0])
-            share = 100 * ns / total
-            cells.append(f"{share:.1f}%" + (f" ({100 * alloc / total:.1f}% allocator)"
-                                            if alloc * 1000 >= total else ""))
+            cells.append(f"{100 * ns / totals[game]:.1f}%"
+                         + (f" ({100 * alloc / totals[game]:.1f}% allocator)"
+                            if alloc * 1000 >= totals[game] else ""))
         print(f"| {name} | " + " | ".join(cells) + " |")
-    cells = []
-    for game in args.games:
-        total = sum(v[0] for v in rows[game].values()) or 1
-        cells.append(f"{100 * sum(v[1] for v in rows[game].values()) / total:.1f}%")
+    cells = [f"{100 * sum(v[1] for v in rows[game].values()) / totals[game]:.1f}%"
+             for game in args.games]
     print("| of all: allocator | " + " | ".join(cells) + " |")
 
 
@@ -193,19 +188,9 @@ def compare(args):
             ratios.append(times[args.b] / times[args.a])
             print(f"{game} pair {rep + 1}: A {times[args.a]:.0f} us, B {times[args.b]:.0f} us",
                   file=sys.stderr)
-        mean = statistics.mean(ratios)
-        half = (t95(len(ratios) - 1) * statistics.stdev(ratios) / math.sqrt(len(ratios))
-                if len(ratios) > 1 else float("nan"))
-        print(f"{game}: B/A mean EXPERT decision time {mean:.3f} [{mean - half:.3f}, "
-              f"{mean + half:.3f}] ({len(ratios)} pairs; same arena results)")
-
-
-def t95(df):
-    """The two-sided 95% quantile of Student's t with `df` degrees of freedom."""
-    table = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
-             2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074,
-             2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
-    return table[df - 1] if df <= len(table) else 1.96
+        mean, low, high = mean_ci95(ratios)
+        print(f"{game}: B/A mean EXPERT decision time {mean:.3f} [{low:.3f}, {high:.3f}] "
+              f"({len(ratios)} pairs; same arena results)")
 
 
 def main():
