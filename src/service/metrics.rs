@@ -4,6 +4,7 @@
 use crate::bot::Difficulty;
 use crate::game::GameKind;
 use crate::service::error::code_name;
+use atomic_series::{AtomicCounter, Buckets, FixedHistogram};
 use metrics::{Counter, Gauge, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::collections::BTreeMap;
@@ -46,11 +47,24 @@ pub const CLIENT_SLOT_SECONDS: &str = "climbot_client_slot_seconds";
 /// The `client` label of the names past the label limit.
 pub const OTHER_CLIENTS: &str = "other";
 
+mod atomic_series;
+
 /// Histogram buckets in seconds: 50 us to 5 s.
 pub const DURATION_BUCKETS: [f64; 16] = [
     0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
     1.0, 2.5, 5.0,
 ];
+
+/// [`DURATION_BUCKETS`] as the call latency histograms count them.
+static CALL_DURATION_BUCKETS: Buckets<16> = Buckets::new(DURATION_BUCKETS);
+
+/// A call latency histogram.
+type CallHistogram = FixedHistogram<16>;
+
+/// The help texts of the series climbot keeps itself ([`CallSeries`]).
+const REQUESTS_HELP: &str = "Calls by rpc, game, difficulty and gRPC code";
+const SELECT_PLAY_DURATION_HELP: &str = "SelectPlay latency from arrival to answer";
+const ANALYZE_PLAY_DURATION_HELP: &str = "AnalyzePlay latency from arrival to answer";
 
 /// The recorder's handle and the per-call series, set once by [`install`].
 static INSTALLED: OnceLock<(PrometheusHandle, CallSeries)> = OnceLock::new();
@@ -61,16 +75,6 @@ pub fn install() -> PrometheusHandle {
     INSTALLED
         .get_or_init(|| {
             let recorder = PrometheusBuilder::new()
-                .set_buckets_for_metric(
-                    Matcher::Full(SELECT_PLAY_DURATION.to_string()),
-                    &DURATION_BUCKETS,
-                )
-                .expect("buckets are not empty")
-                .set_buckets_for_metric(
-                    Matcher::Full(ANALYZE_PLAY_DURATION.to_string()),
-                    &DURATION_BUCKETS,
-                )
-                .expect("buckets are not empty")
                 .set_buckets_for_metric(
                     Matcher::Full(CLIENT_SLOT_SECONDS.to_string()),
                     &DURATION_BUCKETS,
@@ -200,17 +204,19 @@ const OUTCOMES: usize = CODES + 2;
 /// RPC labels.
 const RPCS: usize = Rpc::ALL.len();
 
-/// The per-call series, each registered with the recorder on its first use and kept:
-/// a call then updates its counter and histogram without hashing its labels into the
-/// registry (load test). The series the alerts read are registered at zero at start-up
+/// The per-call series, each made on its first use and kept: a call then updates its
+/// counter and histogram without hashing its labels into a registry (load test). The
+/// request counters and latency histograms, which every call updates, are climbot's
+/// own ([`atomic_series`], rendered by [`render`]); the rarer series are the exporter's,
+/// registered with it. The series the alerts read are registered at zero at start-up
 /// ([`CallSeries::register_at_zero`]); the others appear in `/metrics` once used.
 struct CallSeries {
     /// `climbot_requests_total` by rpc, game, difficulty, code.
-    requests: Box<[OnceLock<Counter>]>,
+    requests: Box<[OnceLock<Labelled<AtomicCounter, 4>>]>,
     /// `climbot_select_play_duration_seconds` by game, difficulty, outcome.
-    durations: Box<[OnceLock<Histogram>]>,
+    durations: Box<[OnceLock<Labelled<CallHistogram, 3>>]>,
     /// `climbot_analyze_play_duration_seconds` by game, outcome.
-    analyze_durations: Box<[OnceLock<Histogram>]>,
+    analyze_durations: Box<[OnceLock<Labelled<CallHistogram, 2>>]>,
     /// `climbot_fallbacks_total` by game, difficulty.
     fallbacks: Box<[OnceLock<Counter>]>,
     /// `climbot_panics_total` by rpc, game, difficulty.
@@ -221,6 +227,17 @@ struct CallSeries {
 
 fn lazy_series<T>(len: usize) -> Box<[OnceLock<T>]> {
     (0..len).map(|_| OnceLock::new()).collect()
+}
+
+/// A series climbot keeps itself, with its labels' names and values.
+struct Labelled<T, const L: usize> {
+    labels: [(&'static str, &'static str); L],
+    series: T,
+}
+
+/// The series of `cells` that were made, in their order.
+fn made<T>(cells: &[OnceLock<T>]) -> impl Iterator<Item = &T> {
+    cells.iter().filter_map(OnceLock::get)
 }
 
 impl CallSeries {
@@ -242,12 +259,20 @@ impl CallSeries {
     }
 
     /// `climbot_requests_total` of the call's labels.
-    fn requests(&self, call: &CallOutcome) -> &Counter {
+    fn requests(&self, call: &CallOutcome) -> &AtomicCounter {
         let cells = GAME_LABELS * DIFFICULTY_LABELS;
-        self.requests[((call.rpc as usize) * cells + Self::cell(call)) * CODES + call.code as usize]
-            .get_or_init(|| {
-                metrics::counter!(REQUESTS, "rpc" => call.rpc.name(), "game" => call.game_label(), "difficulty" => call.difficulty_label(), "code" => code_name(call.code))
+        &self.requests
+            [((call.rpc as usize) * cells + Self::cell(call)) * CODES + call.code as usize]
+            .get_or_init(|| Labelled {
+                labels: [
+                    ("rpc", call.rpc.name()),
+                    ("game", call.game_label()),
+                    ("difficulty", call.difficulty_label()),
+                    ("code", code_name(call.code)),
+                ],
+                series: AtomicCounter::default(),
             })
+            .series
     }
 
     /// `climbot_panics_total` of the call's labels.
@@ -259,19 +284,59 @@ impl CallSeries {
     }
 
     /// `climbot_select_play_duration_seconds` of the call's labels.
-    fn duration(&self, call: &CallOutcome) -> &Histogram {
+    fn duration(&self, call: &CallOutcome) -> &CallHistogram {
         let (outcome_index, outcome) = call.outcome_slot();
-        self.durations[Self::cell(call) * OUTCOMES + outcome_index].get_or_init(|| {
-            metrics::histogram!(SELECT_PLAY_DURATION, "game" => call.game_label(), "difficulty" => call.difficulty_label(), "outcome" => outcome)
-        })
+        &self.durations[Self::cell(call) * OUTCOMES + outcome_index]
+            .get_or_init(|| Labelled {
+                labels: [
+                    ("game", call.game_label()),
+                    ("difficulty", call.difficulty_label()),
+                    ("outcome", outcome),
+                ],
+                series: FixedHistogram::new(&CALL_DURATION_BUCKETS),
+            })
+            .series
     }
 
     /// `climbot_analyze_play_duration_seconds` of the call's labels.
-    fn analyze_duration(&self, call: &CallOutcome) -> &Histogram {
+    fn analyze_duration(&self, call: &CallOutcome) -> &CallHistogram {
         let (outcome_index, outcome) = call.outcome_slot();
-        self.analyze_durations[call.game_slot().0 * OUTCOMES + outcome_index].get_or_init(|| {
-            metrics::histogram!(ANALYZE_PLAY_DURATION, "game" => call.game_label(), "outcome" => outcome)
-        })
+        &self.analyze_durations[call.game_slot().0 * OUTCOMES + outcome_index]
+            .get_or_init(|| Labelled {
+                labels: [("game", call.game_label()), ("outcome", outcome)],
+                series: FixedHistogram::new(&CALL_DURATION_BUCKETS),
+            })
+            .series
+    }
+
+    /// The series climbot keeps itself, in Prometheus's text format.
+    fn render(&self, out: &mut String) {
+        use atomic_series::{write_counter, write_family_header, write_histogram};
+        write_family_header(out, REQUESTS, REQUESTS_HELP, "counter");
+        for made in made(&self.requests) {
+            write_counter(out, REQUESTS, &made.labels, made.series.get());
+        }
+        out.push('\n');
+        write_family_header(
+            out,
+            SELECT_PLAY_DURATION,
+            SELECT_PLAY_DURATION_HELP,
+            "histogram",
+        );
+        for made in made(&self.durations) {
+            write_histogram(out, SELECT_PLAY_DURATION, &made.labels, &made.series);
+        }
+        out.push('\n');
+        write_family_header(
+            out,
+            ANALYZE_PLAY_DURATION,
+            ANALYZE_PLAY_DURATION_HELP,
+            "histogram",
+        );
+        for made in made(&self.analyze_durations) {
+            write_histogram(out, ANALYZE_PLAY_DURATION, &made.labels, &made.series);
+        }
+        out.push('\n');
     }
 
     /// `climbot_fallbacks_total` of the call's labels.
@@ -289,13 +354,12 @@ impl CallSeries {
         match call.rpc {
             Rpc::SelectPlay => {}
             Rpc::AnalyzePlay => {
-                self.analyze_duration(call)
-                    .record(call.elapsed.as_secs_f64());
+                self.analyze_duration(call).record(call.elapsed);
                 return;
             }
             Rpc::ListLegalPlays => return,
         }
-        self.duration(call).record(call.elapsed.as_secs_f64());
+        self.duration(call).record(call.elapsed);
         if call.fallback {
             self.fallbacks(call).increment(1);
         }
@@ -470,17 +534,6 @@ impl ClientLabels {
 }
 
 fn describe() {
-    metrics::describe_histogram!(
-        SELECT_PLAY_DURATION,
-        metrics::Unit::Seconds,
-        "SelectPlay latency from arrival to answer"
-    );
-    metrics::describe_histogram!(
-        ANALYZE_PLAY_DURATION,
-        metrics::Unit::Seconds,
-        "AnalyzePlay latency from arrival to answer"
-    );
-    metrics::describe_counter!(REQUESTS, "Calls by rpc, game, difficulty and gRPC code");
     metrics::describe_counter!(FALLBACKS, "Decisions answered by the easy fallback");
     metrics::describe_counter!(
         PANICS,
@@ -536,6 +589,16 @@ impl Drop for InFlight {
     }
 }
 
+/// Everything `/metrics` shows: the exporter's series, then climbot's own
+/// ([`CallSeries`]).
+fn render(handle: &PrometheusHandle) -> String {
+    let mut text = handle.render();
+    if let Some((_, series)) = INSTALLED.get() {
+        series.render(&mut text);
+    }
+    text
+}
+
 /// Serves `GET /metrics` on `listener` until the task is dropped, and runs the
 /// recorder's upkeep.
 pub async fn serve(listener: TcpListener, handle: PrometheusHandle) {
@@ -583,7 +646,7 @@ async fn answer(stream: TcpStream, handle: &PrometheusHandle) -> std::io::Result
     let path = parts.next().unwrap_or_default();
     let path = path.split(|&b| b == b'?').next().unwrap_or_default();
     let (status, body) = if method == b"GET" && path == b"/metrics" {
-        ("200 OK", handle.render())
+        ("200 OK", render(handle))
     } else {
         ("404 Not Found", "not found; try GET /metrics\n".to_string())
     };
