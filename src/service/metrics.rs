@@ -1,5 +1,5 @@
-//! Prometheus metrics: names, buckets, the process-wide recorder and a minimal
-//! `GET /metrics` endpoint on its own port.
+//! Prometheus metrics: names, buckets, the process-wide recorder, the per-call series
+//! climbot keeps itself, and a minimal `GET /metrics` endpoint on its own port.
 
 use crate::bot::Difficulty;
 use crate::game::GameKind;
@@ -12,6 +12,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tonic::Code;
+
+mod atomic_series;
 
 /// Histogram of SelectPlay latency, labels `game`, `difficulty`, `outcome`.
 pub const SELECT_PLAY_DURATION: &str = "climbot_select_play_duration_seconds";
@@ -46,8 +48,6 @@ pub const CLIENT_REFUSALS: &str = "climbot_client_refusals_total";
 pub const CLIENT_SLOT_SECONDS: &str = "climbot_client_slot_seconds";
 /// The `client` label of the names past the label limit.
 pub const OTHER_CLIENTS: &str = "other";
-
-mod atomic_series;
 
 /// Histogram buckets in seconds: 50 us to 5 s.
 pub const DURATION_BUCKETS: [f64; 16] = [
