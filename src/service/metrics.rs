@@ -240,6 +240,20 @@ fn made<T>(cells: &[OnceLock<T>]) -> impl Iterator<Item = &T> {
     cells.iter().filter_map(OnceLock::get)
 }
 
+/// One histogram family: its header, then each series that was made.
+fn render_histograms<const L: usize>(
+    out: &mut String,
+    name: &str,
+    help: &str,
+    cells: &[OnceLock<Labelled<CallHistogram, L>>],
+) {
+    atomic_series::write_family_header(out, name, help, "histogram");
+    for made in made(cells) {
+        atomic_series::write_histogram(out, name, &made.labels, &made.series);
+    }
+    out.push('\n');
+}
+
 impl CallSeries {
     fn new() -> Self {
         let cells = GAME_LABELS * DIFFICULTY_LABELS;
@@ -311,32 +325,24 @@ impl CallSeries {
 
     /// The series climbot keeps itself, in Prometheus's text format.
     fn render(&self, out: &mut String) {
-        use atomic_series::{write_counter, write_family_header, write_histogram};
+        use atomic_series::{write_counter, write_family_header};
         write_family_header(out, REQUESTS, REQUESTS_HELP, "counter");
         for made in made(&self.requests) {
             write_counter(out, REQUESTS, &made.labels, made.series.get());
         }
         out.push('\n');
-        write_family_header(
+        render_histograms(
             out,
             SELECT_PLAY_DURATION,
             SELECT_PLAY_DURATION_HELP,
-            "histogram",
+            &self.durations,
         );
-        for made in made(&self.durations) {
-            write_histogram(out, SELECT_PLAY_DURATION, &made.labels, &made.series);
-        }
-        out.push('\n');
-        write_family_header(
+        render_histograms(
             out,
             ANALYZE_PLAY_DURATION,
             ANALYZE_PLAY_DURATION_HELP,
-            "histogram",
+            &self.analyze_durations,
         );
-        for made in made(&self.analyze_durations) {
-            write_histogram(out, ANALYZE_PLAY_DURATION, &made.labels, &made.series);
-        }
-        out.push('\n');
     }
 
     /// `climbot_fallbacks_total` of the call's labels.
