@@ -332,6 +332,7 @@ def main():
         f.write("unix_time,kind,server,status,seconds\n")
         for when, kind, server, code, secs in rec.log:
             f.write(f"{when:.3f},{kind},{servers[server].name},{code},{secs:.6f}\n")
+    print(f"every attempt: {calls_log}; the servers' logs: {tmp}", file=sys.stderr)
     rss_rows, rss_ok = rss_verdicts(servers, args.warmup, args.min_span)
     unexpected = sorted({code for (_, code) in rec.attempts
                          if code not in RETRYABLE and not any(
@@ -371,8 +372,9 @@ def main():
         f"- Restarts: server i gets SIGTERM at (i + 1) / {args.servers + 1} of the run, "
         "waits for its exit, starts again on its port; the next restart waits until it is "
         "SERVING (grpc.health.v1 Check)",
-        f"- {n_calls} logical calls, {n_attempts} attempts (every attempt, CSV: "
-        f"`{calls_log}`; server logs beside it)",
+        f"- {n_calls} logical calls, {n_attempts} attempts (every attempt in a CSV file, "
+        "`--calls-log` or `attempts.csv` in the run's work directory with the servers' logs; "
+        "both paths are printed on standard error, not kept here: they are the machine's)",
         "",
         "## Logical calls by kind and final status",
         "",
