@@ -168,6 +168,15 @@ pub fn safety_table(args: SafetyTableArgs) -> Result<(), ToolError> {
         eprintln!("validated in {:.1} s", start.elapsed().as_secs_f64());
         return Ok(());
     }
+    if let Some(path) = &args.out {
+        // An unwritable `--out` is refused before the minutes of counting, not after;
+        // opened without truncating, so a run stopped part-way leaves the old table.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| format!("--out {}: {e}", path.display()))?;
+    }
     let progress = Progress::new(3 * args.deals, "deals");
     let text = generate_with_progress(args.deals, args.seed, &|n| progress.advance(n));
     drop(progress);
