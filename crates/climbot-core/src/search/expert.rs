@@ -69,6 +69,14 @@ pub trait Searchable: Simulation {
     /// every legal decision).
     const SHORTLIST: usize = 0;
 
+    /// [`Searchable::ANCHOR_Z`] of the arena's `expert-v1` (the same, unless the
+    /// learned search dropped the anchor the rule's search needed).
+    const RULE_ANCHOR_Z: f64 = Self::ANCHOR_Z;
+
+    /// [`Searchable::SHORTLIST`] of the arena's `expert-v1` (the same, unless the
+    /// learned search dropped the shortlist the rule's search needed).
+    const RULE_SHORTLIST: usize = Self::SHORTLIST;
+
     /// The tree below each candidate ([`TreeSettings::NONE`]: playouts only).
     const TREE: TreeSettings = TreeSettings::STANDARD;
 
@@ -627,6 +635,8 @@ pub fn by_name<G: Learnable>(name: &str) -> Option<Result<ExpertBot<G>, BotNameE
             bot.name = "expert-v1";
             bot.playout = PlayoutPolicy::Rule;
             bot.mate = false;
+            bot.anchor_z = G::RULE_ANCHOR_Z;
+            bot.shortlist = G::RULE_SHORTLIST;
             bot
         }
         _ => return None,

@@ -1,17 +1,19 @@
-//! Daifugo's EXPERT: the shared search (`crate::search`) with playouts by the easy
-//! rule with two changes (`choose_play_with(.., playout: true)`): they follow with a
-//! whole rank where they can (the easy rule splits pairs to follow), and under the
-//! forbidden-finish rule they shed the cards that may not end a hand once few others are
-//! left (the easy rule keeps its 2s and jokers for last and fouls). The exchange, which
-//! has no play to search, is answered by the hard evaluation.
+//! Daifugo's EXPERT: the shared search (`crate::search`) over every legal play, with
+//! the policy the search taught itself (one set of weights per rule preset) as its
+//! playout policy. The exchange, which has no play to search, is answered by the hard
+//! evaluation.
 //!
-//! Playouts still misjudge Daifugo more than the hard evaluation does: searching every
-//! candidate is weaker than searching HARD's best few (`docs/measurements/expert.md`). So the search
-//! races only HARD's two best candidates and keeps HARD's own choice unless the other is
-//! ahead by 3 standard errors of paired evidence. Letting HARD's next candidates join a
-//! decided race (`expert/widen=4`) was measured and bought nothing, at the served work or
-//! at ten times it. Nor did ten times the playouts (under the UECda rules it lost
-//! places), so the served search stops at the arena's work whatever the budget.
+//! The arena's `expert-v1` keeps the search as it was before it learned: playouts by
+//! the easy rule with two changes (`choose_play_with(.., playout: true)`: they follow
+//! with a whole rank where they can, and under the forbidden-finish rule they shed the
+//! cards that may not end a hand once few others are left), racing only HARD's two best
+//! candidates and keeping HARD's own choice unless the other is ahead by 3 standard
+//! errors of paired evidence. Those playouts misjudged Daifugo more than the hard
+//! evaluation did, so that search needed HARD's shortlist, and ten times its work bought
+//! nothing. The learned playouts do not: over every legal play, without the anchor, the
+//! learned search beats the rule's at about equal time (20 and 100 ms, 4 and 5 players,
+//! both presets measured) and ten times its work beats a tenth of it, so the served
+//! search plays until its budget ends (`docs/learned-policy.md`).
 
 use super::easy::choose_play_with;
 use crate::daifugo::Daifugo;
@@ -20,16 +22,25 @@ use crate::daifugo::knowledge::{Knowledge, Memory};
 use crate::daifugo::position::DaifugoPosition;
 use crate::daifugo::view::{DaifugoView, Phase};
 use crate::game::Simulation;
-use crate::search::Searchable;
+use crate::search::expert::DEFAULT_TEMPERATURE;
+use crate::search::{PlayoutPolicy, Searchable};
 use rand_chacha::ChaCha8Rng;
 
 impl Searchable for Daifugo {
-    const DEFAULT_ITERATIONS: u64 = 1500;
-    /// Ten times this work measured no stronger under the house rules and weaker under
-    /// the UECda rules (`docs/measurements/expert.md`, "The served work").
-    const SERVED_STOPS_AT_DEFAULT: bool = true;
-    const ANCHOR_Z: f64 = 3.0;
-    const SHORTLIST: usize = 2;
+    /// A learned playout over every legal play costs about four of `expert-v1`'s: 1,800
+    /// take about 20 ms a decision on average at 4 players, where the rule's 1,500 took
+    /// about 6 ms (and ten times them bought nothing).
+    const DEFAULT_ITERATIONS: u64 = 1800;
+    const RULE_ITERATIONS: u64 = 1500;
+
+    /// Measured: at about equal time, playouts by the policy the search taught, over
+    /// every legal play, beat the rule's search with HARD's shortlist and anchor under
+    /// both presets (`docs/learned-policy.md`).
+    const PLAYOUT: PlayoutPolicy = PlayoutPolicy::Learned {
+        temperature: DEFAULT_TEMPERATURE,
+    };
+    const RULE_ANCHOR_Z: f64 = 3.0;
+    const RULE_SHORTLIST: usize = 2;
 
     fn playout_action(
         position: &DaifugoPosition,
@@ -93,6 +104,11 @@ mod tests {
         referee.view(referee.to_act().unwrap()).unwrap()
     }
 
+    /// The rule's search by its arena name.
+    fn rule_search(name: &str) -> ExpertBot<Daifugo> {
+        crate::search::expert::by_name(name).unwrap().unwrap()
+    }
+
     /// The most candidates each search raced, on the opening views of a few games.
     fn widest_races(bot: &ExpertBot<Daifugo>) -> Vec<usize> {
         (1..=6)
@@ -107,17 +123,33 @@ mod tests {
     }
 
     #[test]
-    fn the_served_search_stops_at_the_arenas_work_on_a_longer_budget() {
-        const { assert!(<Daifugo as crate::search::Searchable>::SERVED_STOPS_AT_DEFAULT) };
+    fn the_served_search_plays_on_while_its_budget_lasts() {
+        const { assert!(!<Daifugo as crate::search::Searchable>::SERVED_STOPS_AT_DEFAULT) };
         for rules in [RuleSet::house(), RuleSet::uecda()] {
-            let views: Vec<_> = (1..=8).map(|seed| opening_view(rules, seed)).collect();
+            let views: Vec<_> = (1..=4).map(|seed| opening_view(rules, seed)).collect();
             crate::search::expert::assert_served_work_follows_its_setting::<Daifugo>(&views);
         }
     }
 
     #[test]
+    fn expert_v1_is_the_rule_search_as_it_was_served_and_expert_the_learned_one() {
+        use crate::search::PlayoutPolicy;
+        let v1 = rule_search("expert-v1");
+        assert_eq!(v1.iterations, Some(1500));
+        assert_eq!((v1.shortlist, v1.anchor_z), (2, 3.0));
+        assert_eq!(v1.playout, PlayoutPolicy::Rule);
+        let served = ExpertBot::<Daifugo>::served();
+        assert_eq!(served.iterations, None);
+        assert_eq!((served.shortlist, served.anchor_z), (0, 0.0));
+        assert!(matches!(served.playout, PlayoutPolicy::Learned { .. }));
+        let arena = rule_search("expert");
+        assert_eq!(arena.iterations, Some(1800));
+        assert_eq!(arena.playout, served.playout);
+    }
+
+    #[test]
     fn widen_lets_hards_next_candidates_join_only_with_work_to_spare() {
-        let served = ExpertBot::<Daifugo>::with_iterations(6000);
+        let served = rule_search("expert-v1/iterations=6000");
         assert!(widest_races(&served).iter().all(|&n| n <= 2));
         let wide = served.with_override("widen=4").unwrap();
         let widest = widest_races(&wide);
@@ -125,16 +157,10 @@ mod tests {
         assert!(widest.iter().any(|&n| n > 2), "{widest:?}");
         // The first race takes all of the least work that can decide it (eight rounds
         // of two playouts).
-        let little = ExpertBot::<Daifugo>::with_iterations(16)
-            .with_override("widen=4")
-            .unwrap();
+        let little = rule_search("expert-v1/iterations=16/widen=4");
         assert!(widest_races(&little).iter().all(|&n| n <= 2));
         // Without a shortlist every legal decision races: `widen` changes nothing.
-        let every = || {
-            ExpertBot::<Daifugo>::with_iterations(300)
-                .with_override("shortlist=0")
-                .unwrap()
-        };
+        let every = || rule_search("expert-v1/iterations=300/shortlist=0");
         assert_eq!(
             widest_races(&every().with_override("widen=4").unwrap()),
             widest_races(&every())
