@@ -9,7 +9,7 @@ use climbot::daifugo::referee::Referee;
 use climbot::daifugo::rules::RuleSet;
 use climbot::daifugo::view::Phase;
 use climbot::daifugo::{Daifugo, DaifugoDecision, DaifugoView};
-use climbot::game::{Game, GameKind};
+use climbot::game::GameKind;
 use climbot::pb;
 use climbot::pb::bot_service_client::BotServiceClient;
 use climbot::search::Searchable;

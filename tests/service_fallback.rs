@@ -1,6 +1,6 @@
-//! EXPERT's fallback is the best answer already computed: in The Great Dalmuti and
-//! Daifugo, whose search computes HARD's choice first (its anchor), HARD's choice; and
-//! its explanation names that anchor.
+//! EXPERT's fallback is the best answer already computed: in The Great Dalmuti, whose
+//! search computes HARD's choice first (its anchor), HARD's choice, and its explanation
+//! names that anchor; in Daifugo, whose search has no anchor, EASY's choice.
 mod common;
 
 use climbot::pb;
@@ -19,21 +19,29 @@ fn request(view: &pb::GameView, difficulty: pb::Difficulty, seed: u64) -> pb::Se
     }
 }
 
-/// The mid-game views of the games whose EXPERT anchors on HARD's choice.
+/// The mid-game views of the game whose EXPERT anchors on HARD's choice.
 fn anchored_views() -> Vec<(String, pb::GameView)> {
-    let mut views = Vec::new();
-    for seed in 1..=4 {
-        for (game, list) in [
-            ("dalmuti", climbot::loadtest::dalmuti_views(seed).unwrap()),
-            ("daifugo", climbot::loadtest::daifugo_views(seed).unwrap()),
-        ] {
-            views.extend(
-                list.into_iter()
-                    .map(|(kind, view)| (format!("{game} {kind} (seed {seed})"), view)),
-            );
-        }
-    }
-    views
+    named_views("dalmuti", climbot::loadtest::dalmuti_views)
+}
+
+/// Daifugo's mid-game views: its EXPERT searches every legal play, without an anchor.
+fn unanchored_views() -> Vec<(String, pb::GameView)> {
+    named_views("daifugo", climbot::loadtest::daifugo_views)
+}
+
+/// The load test's mid-game views of `game` for seeds 1 to 4, named.
+fn named_views<E: std::fmt::Debug>(
+    game: &str,
+    views_of: fn(u64) -> Result<Vec<(&'static str, pb::GameView)>, E>,
+) -> Vec<(String, pb::GameView)> {
+    (1..=4)
+        .flat_map(|seed| {
+            views_of(seed)
+                .unwrap()
+                .into_iter()
+                .map(move |(kind, view)| (format!("{game} {kind} (seed {seed})"), view))
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -67,6 +75,22 @@ async fn a_search_stopped_before_its_first_round_answers_hard_s_choice() {
         differs_from_easy > 0,
         "no view tells HARD's choice from EASY's"
     );
+    for (name, view) in unanchored_views() {
+        let mut expert = request(&view, pb::Difficulty::Expert, 7);
+        expert.max_iterations = Some(1);
+        let expert = client.select_play(expert).await.unwrap().into_inner();
+        let easy = client
+            .select_play(request(&view, pb::Difficulty::Easy, 7))
+            .await
+            .unwrap()
+            .into_inner();
+        if expert.search_iterations == 0 && !expert.fallback {
+            // A forced win or a forced move, answered without a search.
+            continue;
+        }
+        assert!(expert.fallback, "{name}");
+        assert_eq!(expert.decision, easy.decision, "{name}: EASY's choice");
+    }
 }
 
 #[tokio::test]
@@ -91,7 +115,22 @@ async fn expert_names_its_anchor_where_it_has_one() {
         assert_eq!(anchored.len(), 1, "{name}: {:?}", expert.explanation);
         assert_eq!(anchored[0].decision, hard.decision, "{name}");
     }
-    // Lexio's EXPERT has no anchor.
+    // Daifugo's EXPERT has none.
+    for (name, view) in unanchored_views() {
+        let mut expert = request(&view, pb::Difficulty::Expert, 3);
+        expert.max_iterations = Some(400);
+        expert.explain = true;
+        let expert = client.select_play(expert).await.unwrap().into_inner();
+        assert!(
+            expert
+                .explanation
+                .iter()
+                .all(|c| c.terms.iter().all(|t| t.name != "anchor")),
+            "{name}: {:?}",
+            expert.explanation
+        );
+    }
+    // Nor has Lexio's.
     let mut lexio = select(follow_view(), pb::Difficulty::Expert);
     lexio.max_iterations = Some(400);
     lexio.explain = true;

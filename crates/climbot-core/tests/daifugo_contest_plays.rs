@@ -130,7 +130,7 @@ fn lineup(names: &[&str]) -> Vec<Box<dyn Policy<Daifugo>>> {
 #[test]
 fn every_level_meets_the_contest_plays_legally_under_uecda() {
     let bots = lineup(&["first", "normal", "hard", "first", "expert/iterations=40"]);
-    let counts = self_play(RuleSet::uecda(), &bots, 400, 11);
+    let counts = self_play(RuleSet::uecda(), &bots, 500, 11);
     println!("uecda: {counts:?}");
     assert!(counts.fives >= 10, "{counts:?}");
     assert!(counts.past_the_ends >= 10, "{counts:?}");
