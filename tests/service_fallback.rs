@@ -29,10 +29,13 @@ fn unanchored_views() -> Vec<(String, pb::GameView)> {
     named_views("daifugo", climbot::loadtest::daifugo_views)
 }
 
+/// The load test's views of one game for a seed, by kind.
+type ViewsOf<E> = fn(u64) -> Result<Vec<(&'static str, pb::GameView)>, E>;
+
 /// The load test's mid-game views of `game` for seeds 1 to 4, named.
 fn named_views<E: std::fmt::Debug>(
     game: &str,
-    views_of: fn(u64) -> Result<Vec<(&'static str, pb::GameView)>, E>,
+    views_of: ViewsOf<E>,
 ) -> Vec<(String, pb::GameView)> {
     (1..=4)
         .flat_map(|seed| {
