@@ -11,9 +11,9 @@
 //! errors of paired evidence. Those playouts misjudged Daifugo more than the hard
 //! evaluation did, so that search needed HARD's shortlist, and ten times its work bought
 //! nothing. The learned playouts do not: over every legal play, without the anchor, the
-//! learned search beats the rule's at about equal time (20 and 100 ms, 4 and 5 players,
-//! both presets measured) and ten times its work beats a tenth of it, so the served
-//! search plays until its budget ends (`docs/learned-policy.md`).
+//! learned search beats the rule's at about equal time (house rules at 4 and 5 players,
+//! 20 and 100 ms; UECda rules at 5 players, 20 ms) and ten times its work beats a tenth
+//! of it, so the served search plays until its budget ends (`docs/learned-policy.md`).
 
 use super::easy::choose_play_with;
 use crate::daifugo::Daifugo;
@@ -27,9 +27,9 @@ use crate::search::{PlayoutPolicy, Searchable};
 use rand_chacha::ChaCha8Rng;
 
 impl Searchable for Daifugo {
-    /// A learned playout over every legal play costs about four of `expert-v1`'s: 1,800
-    /// take about 20 ms a decision on average at 4 players, where the rule's 1,500 took
-    /// about 6 ms (and ten times them bought nothing).
+    /// A learned playout costs about four of `expert-v1`'s, which races fewer
+    /// candidates: 1,800 take about 15 ms a decision on average at 4 players on a quiet
+    /// machine, the rule's 1,500 about 6 ms (and ten times them bought nothing).
     const DEFAULT_ITERATIONS: u64 = 1800;
     const RULE_ITERATIONS: u64 = 1500;
 
@@ -104,8 +104,8 @@ mod tests {
         referee.view(referee.to_act().unwrap()).unwrap()
     }
 
-    /// The rule's search by its arena name.
-    fn rule_search(name: &str) -> ExpertBot<Daifugo> {
+    /// An EXPERT by its arena name.
+    fn arena_bot(name: &str) -> ExpertBot<Daifugo> {
         crate::search::expert::by_name(name).unwrap().unwrap()
     }
 
@@ -134,7 +134,7 @@ mod tests {
     #[test]
     fn expert_v1_is_the_rule_search_as_it_was_served_and_expert_the_learned_one() {
         use crate::search::PlayoutPolicy;
-        let v1 = rule_search("expert-v1");
+        let v1 = arena_bot("expert-v1");
         assert_eq!(v1.iterations, Some(1500));
         assert_eq!((v1.shortlist, v1.anchor_z), (2, 3.0));
         assert_eq!(v1.playout, PlayoutPolicy::Rule);
@@ -142,14 +142,14 @@ mod tests {
         assert_eq!(served.iterations, None);
         assert_eq!((served.shortlist, served.anchor_z), (0, 0.0));
         assert!(matches!(served.playout, PlayoutPolicy::Learned { .. }));
-        let arena = rule_search("expert");
+        let arena = arena_bot("expert");
         assert_eq!(arena.iterations, Some(1800));
         assert_eq!(arena.playout, served.playout);
     }
 
     #[test]
     fn widen_lets_hards_next_candidates_join_only_with_work_to_spare() {
-        let served = rule_search("expert-v1/iterations=6000");
+        let served = arena_bot("expert-v1/iterations=6000");
         assert!(widest_races(&served).iter().all(|&n| n <= 2));
         let wide = served.with_override("widen=4").unwrap();
         let widest = widest_races(&wide);
@@ -157,10 +157,10 @@ mod tests {
         assert!(widest.iter().any(|&n| n > 2), "{widest:?}");
         // The first race takes all of the least work that can decide it (eight rounds
         // of two playouts).
-        let little = rule_search("expert-v1/iterations=16/widen=4");
+        let little = arena_bot("expert-v1/iterations=16/widen=4");
         assert!(widest_races(&little).iter().all(|&n| n <= 2));
         // Without a shortlist every legal decision races: `widen` changes nothing.
-        let every = || rule_search("expert-v1/iterations=300/shortlist=0");
+        let every = || arena_bot("expert-v1/iterations=300/shortlist=0");
         assert_eq!(
             widest_races(&every().with_override("widen=4").unwrap()),
             widest_races(&every())
