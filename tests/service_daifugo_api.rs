@@ -215,12 +215,6 @@ async fn expert_on_a_budget_is_replayed_by_the_playouts_it_reports() {
     let expert = policy(Difficulty::Expert).expect("served");
     // The served search plays until its budget ends, so its answer is reproduced by the
     // work it reports, not by a fixed count.
-    const {
-        assert!(
-            !Daifugo::SERVED_STOPS_AT_DEFAULT,
-            "Daifugo's learned search plays on while its budget lasts"
-        )
-    };
     for (rules, players) in [(RuleSet::house(), 4), (RuleSet::uecda(), 5)] {
         for view in sample_views(rules, players).iter().step_by(3) {
             let mut request = select(view_to_wire(view), pb::Difficulty::Expert);

@@ -124,10 +124,11 @@ mod tests {
 
     #[test]
     fn the_served_search_plays_on_while_its_budget_lasts() {
-        const { assert!(!<Daifugo as crate::search::Searchable>::SERVED_STOPS_AT_DEFAULT) };
         for rules in [RuleSet::house(), RuleSet::uecda()] {
             let views: Vec<_> = (1..=4).map(|seed| opening_view(rules, seed)).collect();
-            crate::search::expert::assert_served_work_follows_its_setting::<Daifugo>(&views);
+            crate::search::expert::assert_served_search_plays_past_the_arenas_work::<Daifugo>(
+                &views,
+            );
         }
     }
 

@@ -105,7 +105,6 @@ mod tests {
 
     #[test]
     fn the_served_search_plays_on_while_its_budget_lasts() {
-        const { assert!(!Lexio::SERVED_STOPS_AT_DEFAULT) };
         let players = PlayerCount::Four;
         let views: Vec<_> = (1..=4)
             .map(|seed| {
@@ -114,7 +113,7 @@ mod tests {
                     .unwrap()
             })
             .collect();
-        crate::search::expert::assert_served_work_follows_its_setting::<Lexio>(&views);
+        crate::search::expert::assert_served_search_plays_past_the_arenas_work::<Lexio>(&views);
     }
 
     #[test]
