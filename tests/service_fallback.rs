@@ -19,6 +19,21 @@ fn request(view: &pb::GameView, difficulty: pb::Difficulty, seed: u64) -> pb::Se
     }
 }
 
+/// An EXPERT request for `view` with `seed`, stopped after `max_iterations` playouts,
+/// asking for its explanation if `explain`.
+fn expert_request(
+    view: &pb::GameView,
+    seed: u64,
+    max_iterations: u32,
+    explain: bool,
+) -> pb::SelectPlayRequest {
+    pb::SelectPlayRequest {
+        max_iterations: Some(max_iterations),
+        explain,
+        ..request(view, pb::Difficulty::Expert, seed)
+    }
+}
+
 /// The mid-game views of the game whose EXPERT anchors on HARD's choice.
 fn anchored_views() -> Vec<(String, pb::GameView)> {
     named_views("dalmuti", climbot::loadtest::dalmuti_views)
@@ -54,9 +69,11 @@ async fn a_search_stopped_before_its_first_round_answers_hard_s_choice() {
     let mut differs_from_easy = 0;
     for (name, view) in anchored_views() {
         let seed = 7;
-        let mut expert = request(&view, pb::Difficulty::Expert, seed);
-        expert.max_iterations = Some(1);
-        let expert = client.select_play(expert).await.unwrap().into_inner();
+        let expert = client
+            .select_play(expert_request(&view, seed, 1, false))
+            .await
+            .unwrap()
+            .into_inner();
         let hard = client
             .select_play(request(&view, pb::Difficulty::Hard, seed))
             .await
@@ -80,9 +97,11 @@ async fn a_search_stopped_before_its_first_round_answers_hard_s_choice() {
     );
     let mut fell_back_to_easy = 0;
     for (name, view) in unanchored_views() {
-        let mut expert = request(&view, pb::Difficulty::Expert, 7);
-        expert.max_iterations = Some(1);
-        let expert = client.select_play(expert).await.unwrap().into_inner();
+        let expert = client
+            .select_play(expert_request(&view, 7, 1, false))
+            .await
+            .unwrap()
+            .into_inner();
         let easy = client
             .select_play(request(&view, pb::Difficulty::Easy, 7))
             .await
@@ -104,10 +123,11 @@ async fn expert_names_its_anchor_where_it_has_one() {
     let server = start(test_config()).await;
     let mut client = server.client().await;
     for (name, view) in anchored_views() {
-        let mut expert = request(&view, pb::Difficulty::Expert, 3);
-        expert.max_iterations = Some(400);
-        expert.explain = true;
-        let expert = client.select_play(expert).await.unwrap().into_inner();
+        let expert = client
+            .select_play(expert_request(&view, 3, 400, true))
+            .await
+            .unwrap()
+            .into_inner();
         let hard = client
             .select_play(request(&view, pb::Difficulty::Hard, 3))
             .await
@@ -123,10 +143,11 @@ async fn expert_names_its_anchor_where_it_has_one() {
     }
     // Daifugo's EXPERT has none.
     for (name, view) in unanchored_views() {
-        let mut expert = request(&view, pb::Difficulty::Expert, 3);
-        expert.max_iterations = Some(400);
-        expert.explain = true;
-        let expert = client.select_play(expert).await.unwrap().into_inner();
+        let expert = client
+            .select_play(expert_request(&view, 3, 400, true))
+            .await
+            .unwrap()
+            .into_inner();
         assert!(
             expert
                 .explanation
