@@ -33,16 +33,17 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import re
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from grpckit import machine, mean_ci95  # noqa: E402  (the load tests' statistics)
 
 HEALTH_PATH = "/grpc.health.v1.Health/Check"
 SELECT_PATH = "/climbot.v1.BotService/SelectPlay"
@@ -218,41 +219,9 @@ def checked_run(server, target, total, clients, streams, log_file=None, rps=None
     return r, errors
 
 
-def machine():
-    cpu = "?"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    load = os.getloadavg()
-    return (f"{platform.node()} ({platform.system()} {platform.release()}, {cpu}, "
-            f"{os.cpu_count()} CPUs, load average at start "
-            f"{load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f})")
-
-
 def h2load_version():
     out = subprocess.run(["h2load", "--version"], capture_output=True, text=True)
     return out.stdout.strip().splitlines()[0] if out.stdout else "h2load"
-
-
-# Two-sided 95% Student t quantiles by degrees of freedom (1..10).
-T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
-
-
-def mean_ci95(values):
-    """Mean and 95% confidence interval (Student t; normal beyond 11 values)."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, float("nan"), float("nan")
-    sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5
-    t = T95[n - 2] if n - 1 <= len(T95) else 1.96
-    half = t * sd / n ** 0.5
-    return mean, mean - half, mean + half
 
 
 def ci_within(pooled, targets, half_width):
