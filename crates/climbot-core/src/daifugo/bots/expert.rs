@@ -12,8 +12,9 @@
 //! evaluation did, so that search needed HARD's shortlist, and ten times its work bought
 //! nothing. The learned playouts do not: over every legal play, without the anchor, the
 //! learned search beats the rule's at about equal time (house rules at 4 and 5 players,
-//! 20 and 100 ms; UECda rules at 5 players, 20 ms) and ten times its work beats a tenth
-//! of it, so the served search plays until its budget ends (`docs/learned-policy.md`).
+//! 20 and 100 ms; UECda rules at 4 players, 20 and 100 ms, and at 5 players, 20 ms) and
+//! ten times its work beats a tenth of it, so the served search plays until its budget
+//! ends (`docs/learned-policy.md`).
 
 use super::easy::choose_play_with;
 use crate::daifugo::Daifugo;
