@@ -2,7 +2,9 @@
 proto/ into a temporary directory with grpcio-tools), `climbot serve` children on fixed
 loopback ports, the load-test payloads as SelectPlay requests, and small statistics.
 
-Needs `pip install -r examples/python/requirements.txt` (grpcio, grpcio-tools).
+Needs `pip install -r examples/python/requirements.txt` (grpcio, grpcio-tools) for the
+stubs; importing it needs only the standard library, so h2bench.py and
+scripts/search_profile.py take its statistics and machine description too.
 """
 
 import datetime
