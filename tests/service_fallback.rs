@@ -148,27 +148,26 @@ async fn expert_names_its_anchor_where_it_has_one() {
             .await
             .unwrap()
             .into_inner();
-        assert!(
-            expert
-                .explanation
-                .iter()
-                .all(|c| c.terms.iter().all(|t| t.name != "anchor")),
-            "{name}: {:?}",
-            expert.explanation
-        );
+        assert_names_no_anchor(&name, &expert);
     }
     // Nor has Lexio's.
-    let mut lexio = select(follow_view(), pb::Difficulty::Expert);
-    lexio.max_iterations = Some(400);
-    lexio.explain = true;
-    let lexio = client.select_play(lexio).await.unwrap().into_inner();
+    let lexio = client
+        .select_play(expert_request(&game_view(follow_view()), 3, 400, true))
+        .await
+        .unwrap()
+        .into_inner();
     assert!(!lexio.explanation.is_empty());
+    assert_names_no_anchor("lexio follow", &lexio);
+}
+
+/// Asserts that no candidate of `answer`'s explanation carries an anchor term.
+fn assert_names_no_anchor(name: &str, answer: &pb::SelectPlayResponse) {
     assert!(
-        lexio
+        answer
             .explanation
             .iter()
             .all(|c| c.terms.iter().all(|t| t.name != "anchor")),
-        "{:?}",
-        lexio.explanation
+        "{name}: {:?}",
+        answer.explanation
     );
 }
