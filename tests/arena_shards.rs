@@ -92,7 +92,12 @@ fn three_arena_shards_merge_into_the_unsharded_report() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let merged = timeless(&String::from_utf8(out.stdout).unwrap());
+    let merged_text = String::from_utf8(out.stdout).unwrap();
+    // A merged run has no wall time of its own.
+    let untimed: Value = serde_json::from_str(&merged_text).unwrap();
+    assert_eq!(untimed["seconds"], 0.0);
+    assert_eq!(untimed["blocks_per_second"], 0.0);
+    let merged = timeless(&merged_text);
     assert_eq!(merged, whole);
     assert_eq!(whole["blocks"], 7);
     // The decisions timed are the same ones.
@@ -112,6 +117,16 @@ fn three_arena_shards_merge_into_the_unsharded_report() {
     refused(
         &[&files[0], &files[1], &files[1], &files[2]],
         "more than once [1]",
+    );
+    // A block without one list of decision times per entrant (emptied by hand, say).
+    let text = std::fs::read_to_string(&files[1]).unwrap();
+    let mut damaged: Value = serde_json::from_str(&text).unwrap();
+    damaged["runs"][0][0]["latencies"] = serde_json::json!([]);
+    let damaged_path = dir.join("damaged-shard-1-of-3.json");
+    std::fs::write(&damaged_path, damaged.to_string()).unwrap();
+    refused(
+        &[&files[0], &damaged_path, &files[2]],
+        "0 entrants' decision times",
     );
     let mut other_seed = args.to_vec();
     let last = other_seed.len() - 1;

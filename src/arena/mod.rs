@@ -507,7 +507,13 @@ fn summarize(
         block_diffs,
         sprt,
         seconds,
-        blocks_per_second: blocks as f64 / seconds.max(1e-9),
+        // A merged run has no wall time of its own (0 s): its rate is 0, not a division by
+        // almost nothing.
+        blocks_per_second: if seconds > 0.0 {
+            blocks as f64 / seconds
+        } else {
+            0.0
+        },
     }
 }
 

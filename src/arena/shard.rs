@@ -308,9 +308,11 @@ pub fn merge(runner: &dyn GameRunner, files: &[ShardFile]) -> Result<Merged, Mer
                 || b.means.iter().any(|m| m.len() != metrics)
         }) {
             return Err(MergeError::Shape(format!(
-                "block {} of run {r} has {} entrants' means, the lineup has {} entrants of {metrics} metrics",
+                "block {} of run {r} has {} entrants' means and {} entrants' decision times, \
+                 the lineup has {} entrants of {metrics} metrics",
                 b.index,
                 b.means.len(),
+                b.latencies.len(),
                 entrants.len()
             )));
         }

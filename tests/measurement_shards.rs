@@ -1,0 +1,77 @@
+//! The shard files kept in `docs/measurements` are what `climbot merge` reads: every
+//! set merges into its run's report, and the report gives the figures the documents
+//! quote from it.
+mod common;
+
+use common::climbot_command;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn measurements() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/measurements")
+}
+
+/// The shard sets under `docs/measurements`, by directory, each in a stable order.
+fn shard_sets() -> BTreeMap<PathBuf, Vec<PathBuf>> {
+    let mut sets: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    for dir in std::fs::read_dir(measurements()).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            let name = file.file_name().unwrap().to_string_lossy().into_owned();
+            if name.starts_with("shard-") && name.ends_with(".json") {
+                sets.entry(dir.clone()).or_default().push(file);
+            }
+        }
+    }
+    for files in sets.values_mut() {
+        files.sort();
+    }
+    sets
+}
+
+fn merge_json(files: &[PathBuf]) -> Value {
+    let out = climbot_command()
+        .arg("merge")
+        .arg("--json")
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "climbot merge of {} files in {}: {}",
+        files.len(),
+        files[0].parent().unwrap().display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn every_kept_shard_set_merges() {
+    let sets = shard_sets();
+    assert!(sets.len() >= 4, "shard sets found: {:?}", sets.keys());
+    for files in sets.values() {
+        merge_json(files);
+    }
+}
+
+#[test]
+fn the_daifugo_one_second_step_gives_its_quoted_figure() {
+    let dir = measurements().join("daifugo-work-and-time");
+    let files = &shard_sets()[&dir];
+    assert_eq!(files.len(), 15);
+    let report = merge_json(files);
+    let diff = &report["diff"];
+    let rounded = |v: &Value| format!("{:+.3}", v.as_f64().unwrap());
+    assert_eq!(rounded(&diff["mean"]), "+0.015");
+    assert_eq!(rounded(&diff["ci95"][0]), "-0.079");
+    assert_eq!(rounded(&diff["ci95"][1]), "+0.109");
+    assert_eq!(report["blocks"], 30);
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("+0.015 [-0.079, 0.109]"));
+}
