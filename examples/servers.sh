@@ -1,6 +1,8 @@
 # Sourced by the example clients' run.sh: starts climbot servers for a client to call
 # and checks the client's refusals. The caller sets `bin` (the climbot binary) and
 # defines `client ARG ...` (runs its client), and calls `stop_servers` on exit.
+# The examples' default ports (20151 to 20173) lie below Linux's ephemeral range
+# (32768-60999), so no outgoing connection of another step can hold one.
 
 servers=()
 

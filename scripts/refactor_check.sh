@@ -45,7 +45,7 @@ trap 'rm -rf "$gen" "$payloads"; [ -n "${server:-}" ] && kill -TERM "$server" 2>
 python3 -m grpc_tools.protoc -I "$root/proto" --python_out="$gen" --grpc_python_out="$gen" \
     climbot/v1/bot.proto climbot/v1/lexio.proto climbot/v1/dalmuti.proto climbot/v1/daifugo.proto
 "$bin" loadtest payloads --seed 1 --out "$payloads" >/dev/null
-addr="127.0.0.1:${REFACTOR_CHECK_PORT:-50171}"
+addr="127.0.0.1:${REFACTOR_CHECK_PORT:-20171}"
 "$bin" serve --grpc-addr "$addr" --metrics-addr 127.0.0.1:0 --log warn &
 server=$!
 for _ in $(seq 100); do

@@ -49,7 +49,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-port=${GO_EXAMPLE_PORT:-50152}
+port=${GO_EXAMPLE_PORT:-20152}
 addr="127.0.0.1:$port"
 serve "$addr"
 client "$addr"

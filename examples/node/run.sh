@@ -37,7 +37,7 @@ cleanup() {
 trap cleanup EXIT
 "$root/examples/tls-certs.sh" "$certs"
 
-port=${NODE_EXAMPLE_PORT:-50153}
+port=${NODE_EXAMPLE_PORT:-20153}
 addr="127.0.0.1:$port"
 serve "$addr"
 client "$addr"

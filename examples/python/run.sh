@@ -36,7 +36,7 @@ cleanup() {
 trap cleanup EXIT
 "$root/examples/tls-certs.sh" "$certs"
 
-port=${PY_EXAMPLE_PORT:-50151}
+port=${PY_EXAMPLE_PORT:-20151}
 addr="127.0.0.1:$port"
 serve "$addr"
 client "$addr"
