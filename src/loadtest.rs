@@ -67,7 +67,7 @@ pub fn run(command: LoadtestCommand) -> Result<(), LoadtestError> {
         LoadtestCommand::Payloads(args) => {
             let written = write_payloads(&args.out, args.seed)?;
             for name in &written {
-                println!("{}", args.out.join(name).display());
+                crate::outln!("{}", args.out.join(name).display());
             }
             Ok(())
         }

@@ -13,13 +13,14 @@ use std::time::Duration;
 /// The exit codes, shown at the end of `--help`.
 const EXIT_CODES: &str = "\
 Exit status:
-  0   success
+  0   success, or a reader of the output that went away before the end (| head)
   64  usage: an unknown flag or value, a value out of range (e.g. --blocks 1: an
       interval needs 2 blocks), a flag that does not apply to the game, a bad
       server configuration (a TLS certificate or key that cannot be served
       included) or a listen address that cannot be bound
-  1   the run failed: a file that cannot be read or written, a server that cannot
-      be reached, an illegal action or broken invariant found by self-play";
+  1   the run failed: a file that cannot be read or written (the output too: a
+      full disk), a server that cannot be reached, an illegal action or broken
+      invariant found by self-play";
 
 /// climbot: a bot service for climbing games (Lexio, The Great Dalmuti, Daifugo).
 #[derive(Parser, Debug)]

@@ -234,9 +234,9 @@ pub fn arena(args: ArenaArgs) -> Result<(), ToolError> {
         .install(|| run_with_progress(runner.as_ref(), &config, &|n| progress.advance(n)))?;
     drop(progress);
     if args.json {
-        println!("{}", report.to_json());
+        crate::outln!("{}", report.to_json());
     } else {
-        print!("{}", report.to_table());
+        crate::out!("{}", report.to_table());
     }
     Ok(())
 }
@@ -359,10 +359,10 @@ pub fn ladder(args: LadderArgs) -> Result<(), ToolError> {
     match &grid {
         Some(grid) if !args.json => {
             let command = calibration_command(&args.table, &given_levels, args.blocks, args.seed);
-            print!("{}", report.to_dial_table(grid.title, &command));
+            crate::out!("{}", report.to_dial_table(grid.title, &command));
         }
-        _ if args.json => println!("{}", report.to_json()),
-        _ => print!("{}", report.to_table()),
+        _ if args.json => crate::outln!("{}", report.to_json()),
+        _ => crate::out!("{}", report.to_table()),
     }
     Ok(())
 }
@@ -404,7 +404,7 @@ fn sharded(
     drop(progress);
     let text = serde_json::to_string(&file)
         .map_err(|e| ToolError::Failed(format!("the shard file: {e}")))?;
-    println!("{text}");
+    crate::outln!("{text}");
     Ok(())
 }
 
@@ -459,12 +459,12 @@ pub fn merge_shards(args: MergeArgs) -> Result<(), ToolError> {
         _ => None,
     };
     match merge(runner.as_ref(), &files).map_err(ToolError::usage_of)? {
-        Merged::Arena(report) if args.json => println!("{}", report.to_json()),
-        Merged::Arena(report) => print!("{}", report.to_table()),
-        Merged::Ladder(report) if args.json => println!("{}", report.to_json()),
+        Merged::Arena(report) if args.json => crate::outln!("{}", report.to_json()),
+        Merged::Arena(report) => crate::out!("{}", report.to_table()),
+        Merged::Ladder(report) if args.json => crate::outln!("{}", report.to_json()),
         Merged::Ladder(report) => match calibration {
-            Some((title, command)) => print!("{}", report.to_dial_table(title, &command)),
-            None => print!("{}", report.to_table()),
+            Some((title, command)) => crate::out!("{}", report.to_dial_table(title, &command)),
+            None => crate::out!("{}", report.to_table()),
         },
     }
     Ok(())

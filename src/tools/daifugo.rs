@@ -189,14 +189,18 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
             "miyako_ochi_ci95": wilson95(s.miyako_games, s.games),
             "seats": seats,
         });
-        println!("{out}");
+        crate::outln!("{out}");
         return Ok(());
     }
-    println!(
+    crate::outln!(
         "daifugo selfplay: rules={} players={} games={} (matches of {}) seed={}",
-        args.rules, args.players, s.games, args.match_length, args.seed
+        args.rules,
+        args.players,
+        s.games,
+        args.match_length,
+        args.seed
     );
-    println!(
+    crate::outln!(
         "  {} decisions, {:.2}s, {:.0} games/s, {:.0} decisions/s; every view validated, \
          every decision legal, card accounting intact",
         s.decisions,
@@ -206,7 +210,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
     );
     for seat in 0..args.players {
         let ci = mean_ci95(&s.places[seat], (1.0, args.players as f64));
-        println!(
+        crate::outln!(
             "  seat {seat}: forbidden finish {:.2}% {}  mean place {:.3} [{:.3}, {:.3}]",
             100.0 * s.fouls[seat] as f64 / s.games as f64,
             pct(wilson95(s.fouls[seat], s.games)),
@@ -215,18 +219,18 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
             ci.hi
         );
     }
-    println!(
+    crate::outln!(
         "  all seats: forbidden finish {:.2}% {} per player per game",
         100.0 * total_fouls as f64 / (s.games * args.players as u64) as f64,
         pct(pooled)
     );
     let exposed = s.games * args.players as u64 - s.miyako_games;
-    println!(
+    crate::outln!(
         "  all seats but miyako-ochi victims: forbidden finish {:.2}% {}",
         100.0 * total_fouls as f64 / exposed as f64,
         pct(wilson95(total_fouls, exposed))
     );
-    println!(
+    crate::outln!(
         "  miyako-ochi: {:.2}% of games {}",
         100.0 * s.miyako_games as f64 / s.games as f64,
         pct(wilson95(s.miyako_games, s.games))
@@ -238,10 +242,11 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
 pub fn stats(args: &StatsArgs) -> Result<(), ToolError> {
     let rules = preset(&args.rules)?;
     if !args.json {
-        println!(
+        crate::outln!(
             "daifugo: forbidden-finish rate per player per game, easy self-play, rules={} \
              ({} games per cell; Daifugo Part 2 reports 10.7-11.7% for 4 players)",
-            args.rules, args.games
+            args.rules,
+            args.games
         );
     }
     // 3 table sizes times 3 match lengths.
@@ -267,7 +272,7 @@ pub fn stats(args: &StatsArgs) -> Result<(), ToolError> {
             let excl = fouls as f64 / exposed as f64;
             progress.suspend(|| {
                 if args.json {
-                    println!(
+                    crate::outln!(
                         "{}",
                         serde_json::json!({
                             "players": players, "match_length": match_length, "games": s.games,
@@ -277,7 +282,7 @@ pub fn stats(args: &StatsArgs) -> Result<(), ToolError> {
                         })
                     );
                 } else {
-                    println!(
+                    crate::outln!(
                         "  {players} players, matches of {match_length:>2}: {:>6.2}% {}  \
                      without miyako-ochi victims {:.2}% {}  miyako-ochi {:.2}% of games",
                         rate * 100.0,

@@ -75,28 +75,30 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), ToolError> {
     });
     drop(progress);
     if args.json {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string(&table).map_err(|e| e.to_string())?
         );
         return Ok(());
     }
-    println!(
+    crate::outln!(
         "P(at least one opponent can beat the opening lead of n cards of rank r), {} players, {} deals, seed {}",
-        args.players, args.deals, args.seed
+        args.players,
+        args.deals,
+        args.seed
     );
-    println!(
+    crate::outln!(
         "Leader = seat 0 (GD); a deal counts for (n, r) only if the leader can make that lead; Jesters wild."
     );
-    println!("Each cell: percent [Wilson 95%] (samples); '-' = no samples.");
+    crate::outln!("Each cell: percent [Wilson 95%] (samples); '-' = no samples.");
     for size in 1..=MAX_LEAD as u8 {
-        println!("n = {size}");
+        crate::outln!("n = {size}");
         for rank in 1..=12u8 {
             let c = table.cell(size, rank);
             if c.samples == 0 {
-                println!("  r={rank:>2}  -");
+                crate::outln!("  r={rank:>2}  -");
             } else {
-                println!(
+                crate::outln!(
                     "  r={rank:>2}  {:6.2}% [{:6.2}, {:6.2}] ({})",
                     100.0 * c.p,
                     100.0 * c.lo,
@@ -116,28 +118,30 @@ fn run_control_comparison(args: &StatsArgs) -> Result<(), ToolError> {
     });
     drop(progress);
     if args.json {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string(&rows).map_err(|e| e.to_string())?
         );
         return Ok(());
     }
-    println!(
+    crate::outln!(
         "Control probability of the opening lead (nobody can beat it), {} players, {} deals, seed {}",
-        args.players, args.deals, args.seed
+        args.players,
+        args.deals,
+        args.seed
     );
-    println!(
+    crate::outln!(
         "Averaged over ranks with Monte Carlo control in [5%, 95%]; mc = truth, indep = per-seat MC multiplied, analytic = hard bot's ledger"
     );
-    println!(
+    crate::outln!(
         "size ranks  samples     mc   indep  analytic  indep/mc  analytic/mc | worst cell: rank  mc  indep/mc  analytic/mc"
     );
     for r in rows {
         if r.ranks == 0 {
-            println!("{:>4}     -", r.size);
+            crate::outln!("{:>4}     -", r.size);
             continue;
         }
-        println!(
+        crate::outln!(
             "{:>4} {:>5} {:>8} {:6.3} {:7.3} {:9.3} {:9.2} {:12.2} | {:>16} {:5.3} {:9.2} {:12.2}",
             r.size,
             r.ranks,
@@ -205,7 +209,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
         .flat_map(|r| &r.hands)
         .filter(|h| h.revolution.is_some_and(|r| r.greater))
         .count();
-    println!(
+    crate::outln!(
         "selfplay dalmuti: bot {} players {} seed {}: {matches} matches, {hands} hands, {actions} actions, \
          {revolutions} revolutions, {greater} greater revolutions; every view validated, every action legal, \
          card accounting held after every action",
@@ -213,7 +217,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), ToolError> {
         args.players,
         args.seed
     );
-    println!(
+    crate::outln!(
         "time {elapsed:.2} s, {:.0} hands/s, {:.0} actions/s ({} threads)",
         hands as f64 / elapsed,
         actions as f64 / elapsed,

@@ -83,9 +83,9 @@ pub fn stats(args: StatsArgs) -> Result<(), ToolError> {
         opening_stats_with_progress(players, args.deals, args.seed, &|n| progress.advance(n));
     drop(progress);
     if args.json {
-        println!("{}", report.to_json());
+        crate::outln!("{}", report.to_json());
     } else {
-        print!("{}", report.to_table());
+        crate::out!("{}", report.to_table());
     }
     Ok(())
 }
@@ -123,7 +123,7 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), ToolError> {
     let actions = actions?;
     let elapsed = start.elapsed().as_secs_f64();
     let total: usize = actions.iter().sum();
-    println!(
+    crate::outln!(
         "lexio selfplay: {} rounds, {} players, bot {}: {} actions, no illegal action, \
          accounting held after every action; {:.1} s, {:.0} rounds/s, {:.0} actions/s",
         args.rounds,
@@ -163,8 +163,8 @@ pub fn safety_table(args: SafetyTableArgs) -> Result<(), ToolError> {
         let progress = Progress::new(3 * args.deals, "deals");
         let report = validate_with_progress(table, args.deals, args.seed, &|n| progress.advance(n));
         drop(progress);
-        print!("{report}");
-        println!("lookup cost: {:.0} ns per beaten_chance", lookup_ns());
+        crate::out!("{report}");
+        crate::outln!("lookup cost: {:.0} ns per beaten_chance", lookup_ns());
         eprintln!("validated in {:.1} s", start.elapsed().as_secs_f64());
         return Ok(());
     }
@@ -184,7 +184,7 @@ pub fn safety_table(args: SafetyTableArgs) -> Result<(), ToolError> {
         Some(path) => {
             std::fs::write(path, &text).map_err(|e| format!("--out {}: {e}", path.display()))?
         }
-        None => print!("{text}"),
+        None => crate::out!("{text}"),
     }
     eprintln!(
         "lexio-safety: {} deals per player count, seed {}: {:.1} s",

@@ -9,6 +9,7 @@ pub mod dalmuti_stats;
 pub mod lexio;
 pub mod lexio_safety;
 pub mod lexio_stats;
+pub mod output;
 pub mod progress;
 pub mod proto;
 pub mod train;

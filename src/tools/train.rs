@@ -173,7 +173,7 @@ fn run<G: ArenaGame + Learnable>(
     ]);
     std::fs::write(&args.out, text)
         .map_err(|e| ToolError::Failed(format!("cannot write {}: {e}", args.out.display())))?;
-    println!(
+    crate::outln!(
         "{} held-out decisions: log-likelihood {:.4} per decision (uniform {:.4}), top-1 agreement {:.3}; weights written to {}",
         last.decisions,
         last.log_likelihood,

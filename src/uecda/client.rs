@@ -318,7 +318,7 @@ fn decision_seed(seed: u64, game: u32, view: &DaifugoView) -> u64 {
 /// `climbot uecda play`: plays, then prints the results table.
 pub fn play(args: &PlayArgs) -> Result<(), UecdaError> {
     let report = run(args)?;
-    println!("{}", report.table());
+    crate::outln!("{}", report.table());
     if report.rejected > 0 || report.view_errors > 0 {
         return Err(UecdaError::Refusals {
             rejected: report.rejected,

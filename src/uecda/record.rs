@@ -733,7 +733,7 @@ pub fn check_record(args: &CheckRecordArgs) -> Result<(), RecordError> {
         });
     }
     let report = check(&record);
-    print!("{}", report.summary());
+    crate::out!("{}", report.summary());
     if report.problems.is_empty() {
         Ok(())
     } else {

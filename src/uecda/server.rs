@@ -542,6 +542,6 @@ pub fn serve(args: &ServeArgs) -> Result<(), UecdaError> {
         );
     }
     let report = run(&listener, args)?;
-    println!("{}", report.table());
+    crate::outln!("{}", report.table());
     Ok(())
 }
