@@ -75,3 +75,20 @@ fn the_daifugo_one_second_step_gives_its_quoted_figure() {
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     assert!(readme.contains("+0.015 [-0.079, 0.109]"));
 }
+
+#[test]
+fn the_daifugo_uecda_halving_step_gives_its_quoted_figure() {
+    let dir = measurements().join("daifugo-work-and-time");
+    let files: Vec<PathBuf> = (0..3)
+        .map(|i| dir.join(format!("sample-7-shard-{i}-of-3.json")))
+        .collect();
+    let report = merge_json(&files);
+    let diff = &report["diff"];
+    let rounded = |v: &Value| format!("{:+.3}", v.as_f64().unwrap());
+    assert_eq!(rounded(&diff["mean"]), "-0.174");
+    assert_eq!(rounded(&diff["ci95"][0]), "-0.271");
+    assert_eq!(rounded(&diff["ci95"][1]), "-0.077");
+    assert_eq!(report["blocks"], 60);
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("-0.174 [-0.271, -0.077]"));
+}
