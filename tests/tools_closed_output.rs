@@ -2,12 +2,15 @@
 //! has gone away (`climbot ... | head`) ends it quietly with success, any other write
 //! error (a full disk) with exit 1 and the reason on one line of stderr.
 
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::climbot_command;
+use std::process::{Output, Stdio};
 
 const SELFPLAY: [&str; 4] = ["selfplay", "lexio", "--rounds", "5"];
 
 fn climbot(args: &[&str], stdout: impl Into<Stdio>) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_climbot"))
+    climbot_command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(stdout)
