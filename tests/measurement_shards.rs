@@ -60,21 +60,20 @@ fn every_kept_shard_set_merges() {
     }
 }
 
-/// Merges `files` (of `dir`) and checks the report's difference, rounded as the
-/// README quotes it, the blocks, and that the README quotes `quoted`.
-fn assert_quoted_figure(
-    dir: &Path,
-    files: &[PathBuf],
-    figure: [&str; 3],
-    blocks: u64,
-    quoted: &str,
-) {
+/// Merges `files` (of `dir`) and checks that the report's difference and its interval,
+/// rounded as the README quotes them, read `quoted`, that it has `blocks` blocks, and
+/// that the README quotes it.
+fn assert_quoted_figure(dir: &Path, files: &[PathBuf], blocks: u64, quoted: &str) {
     let report = merge_json(files);
     let diff = &report["diff"];
-    let rounded = |v: &Value| format!("{:+.3}", v.as_f64().unwrap());
-    assert_eq!(rounded(&diff["mean"]), figure[0]);
-    assert_eq!(rounded(&diff["ci95"][0]), figure[1]);
-    assert_eq!(rounded(&diff["ci95"][1]), figure[2]);
+    let value = |v: &Value| v.as_f64().unwrap();
+    let figure = format!(
+        "{:+.3} [{:.3}, {:.3}]",
+        value(&diff["mean"]),
+        value(&diff["ci95"][0]),
+        value(&diff["ci95"][1])
+    );
+    assert_eq!(figure, quoted);
     assert_eq!(report["blocks"], blocks);
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     assert!(readme.contains(quoted));
@@ -85,13 +84,7 @@ fn the_daifugo_one_second_step_gives_its_quoted_figure() {
     let dir = measurements().join("daifugo-work-and-time");
     let files = &shard_sets()[&dir];
     assert_eq!(files.len(), 15);
-    assert_quoted_figure(
-        &dir,
-        files,
-        ["+0.015", "-0.079", "+0.109"],
-        30,
-        "+0.015 [-0.079, 0.109]",
-    );
+    assert_quoted_figure(&dir, files, 30, "+0.015 [-0.079, 0.109]");
 }
 
 #[test]
@@ -100,11 +93,5 @@ fn the_daifugo_uecda_halving_step_gives_its_quoted_figure() {
     let files: Vec<PathBuf> = (0..3)
         .map(|i| dir.join(format!("sample-7-shard-{i}-of-3.json")))
         .collect();
-    assert_quoted_figure(
-        &dir,
-        &files,
-        ["-0.174", "-0.271", "-0.077"],
-        60,
-        "-0.174 [-0.271, -0.077]",
-    );
+    assert_quoted_figure(&dir, &files, 60, "-0.174 [-0.271, -0.077]");
 }
