@@ -211,9 +211,26 @@ pub fn decision_payloads(seed: u64) -> Result<Vec<(String, Payload)>, LoadtestEr
     let easy = ("easy", pb::Difficulty::Easy, None);
     let expert = ("expert", pb::Difficulty::Expert, Some(EXPERT_BUDGET_MS));
     let games = [
-        (GameKind::Lexio, lexio_views(seed)?, vec![easy, expert]),
-        (GameKind::Dalmuti, dalmuti_views(seed)?, vec![easy, expert]),
-        (GameKind::Daifugo, daifugo_views(seed)?, vec![easy, expert]),
+        (
+            GameKind::Lexio.to_string(),
+            lexio_views(seed)?,
+            vec![easy, expert],
+        ),
+        (
+            GameKind::Dalmuti.to_string(),
+            dalmuti_views(seed)?,
+            vec![easy, expert],
+        ),
+        (
+            GameKind::Daifugo.to_string(),
+            daifugo_views(seed)?,
+            vec![easy, expert],
+        ),
+        (
+            format!("{}_uecda", GameKind::Daifugo),
+            daifugo_uecda_views(seed)?,
+            vec![easy, expert],
+        ),
     ];
     for (game, views, levels) in games {
         for (level, difficulty, budget_ms) in levels {
@@ -409,12 +426,26 @@ pub fn dalmuti_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, Loa
 /// Two mid-game Daifugo views (four players, house rules, first game) from seeded easy
 /// games.
 pub fn daifugo_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, LoadtestError> {
+    daifugo_views_under(crate::daifugo::rules::RuleSet::house(), 4, seed)
+}
+
+/// Two mid-game Daifugo views under the UECda rules (five players, the contest's table,
+/// first game) from seeded easy games: EXPERT searches differently under them.
+pub fn daifugo_uecda_views(seed: u64) -> Result<Vec<(&'static str, pb::GameView)>, LoadtestError> {
+    daifugo_views_under(crate::daifugo::rules::RuleSet::uecda(), 5, seed)
+}
+
+/// Two mid-game Daifugo views of the first game at `players` under `rules`.
+fn daifugo_views_under(
+    rules: crate::daifugo::rules::RuleSet,
+    players: usize,
+    seed: u64,
+) -> Result<Vec<(&'static str, pb::GameView)>, LoadtestError> {
     use crate::daifugo::referee::Referee;
-    use crate::daifugo::rules::RuleSet;
     use crate::daifugo::view::Phase;
     use crate::daifugo::{bots, legal_decisions};
     mid_game_views(GameKind::Daifugo, seed, |deal_seed, picker| {
-        let mut referee = Referee::new(RuleSet::house(), 4)?;
+        let mut referee = Referee::new(rules, players)?;
         referee.start_game_seeded(deal_seed);
         for actions in 0.. {
             let Some(seat) = referee.to_act() else {
@@ -515,6 +546,28 @@ mod tests {
     }
 
     #[test]
+    fn daifugo_views_are_under_their_rules_and_table_size() {
+        use crate::daifugo::rules::RuleSet;
+        for (views, rules, seats) in [
+            (daifugo_views(1).unwrap(), RuleSet::house(), 4),
+            (daifugo_uecda_views(1).unwrap(), RuleSet::uecda(), 5),
+        ] {
+            let kinds: Vec<_> = views.iter().map(|(k, _)| *k).collect();
+            assert_eq!(kinds, ["follow", "lead"]);
+            for (kind, view) in views {
+                let Some(pb::game_view::Game::Daifugo(daifugo)) = view.game else {
+                    panic!("not daifugo")
+                };
+                let view = crate::service::daifugo::decode(daifugo)
+                    .unwrap_or_else(|e| panic!("{kind}: refused: {e:?}"));
+                assert_eq!(*view.rules(), rules, "{kind}");
+                assert_eq!(view.seats().len(), seats, "{kind}");
+                assert_eq!(view.table().is_none(), kind == "lead", "{kind}");
+            }
+        }
+    }
+
+    #[test]
     fn payloads_are_deterministic_and_cover_each_served_level() {
         let a = all_payloads(7).unwrap();
         assert_eq!(a, all_payloads(7).unwrap());
@@ -540,6 +593,12 @@ mod tests {
                 "daifugo_expert_lead",
                 "daifugo_analyze_follow",
                 "daifugo_analyze_lead",
+                "daifugo_uecda_easy_follow",
+                "daifugo_uecda_easy_lead",
+                "daifugo_uecda_expert_follow",
+                "daifugo_uecda_expert_lead",
+                "daifugo_uecda_analyze_follow",
+                "daifugo_uecda_analyze_lead",
                 "health",
                 "health_botservice"
             ]
@@ -601,7 +660,7 @@ mod tests {
             assert_eq!(parsed.encode_to_vec(), payload.encode(), "{name}");
             checked += 1;
         }
-        assert_eq!(checked, 18);
+        assert_eq!(checked, 24);
     }
 
     #[test]
@@ -645,7 +704,7 @@ mod tests {
     fn written_files_are_the_four_shapes() {
         let dir = std::env::temp_dir().join(format!("climbot-payloads-{}", std::process::id()));
         let written = write_payloads(&dir, 1).unwrap();
-        assert_eq!(written.len(), 20 * 4);
+        assert_eq!(written.len(), 26 * 4);
         let bin = std::fs::read(dir.join("lexio_easy_lead.bin")).unwrap();
         let framed = std::fs::read(dir.join("lexio_easy_lead.h2load.bin")).unwrap();
         assert_eq!(framed, grpc_frame(&bin));

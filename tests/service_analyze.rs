@@ -167,7 +167,7 @@ async fn the_best_is_experts_choice_with_the_same_seed_and_work() {
             );
         }
     }
-    assert_eq!(views, 6);
+    assert_eq!(views, 8);
 }
 
 #[tokio::test]

@@ -38,7 +38,9 @@ import grpc  # noqa: E402
 from google.protobuf import json_format  # noqa: E402
 from climbot.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
 
-GAMES = ("lexio", "dalmuti", "daifugo")
+# Daifugo twice: under the house rules (4 players) and the UECda rules (5 players),
+# which EXPERT searches differently.
+GAMES = ("lexio", "dalmuti", "daifugo", "daifugo_uecda")
 
 
 def percentile(values, q):
@@ -184,7 +186,7 @@ def main():
             lat, comp, its, failures = run_game(stub, game, args)
             if lat:
                 p99 = percentile(lat, 0.99)
-                print(f"{game:8} latency p50 {percentile(lat, 0.5):6.1f} ms  p99 {p99:6.1f} ms  "
+                print(f"{game:13} latency p50 {percentile(lat, 0.5):6.1f} ms  p99 {p99:6.1f} ms  "
                       f"max {max(lat):6.1f} ms | compute p50 {percentile(comp, 0.5):6.1f} ms  "
                       f"p99 {percentile(comp, 0.99):6.1f} ms | search_iterations min {min(its)} "
                       f"p50 {percentile(its, 0.5)} | {len(failures)} failures")
@@ -201,7 +203,7 @@ def main():
         if args.agreement > 0:
             for game in args.games.split(","):
                 agreeing, asked = agreement(stub, game, args)
-                print(f"{game:8} AnalyzePlay's best is EXPERT's choice in {agreeing} of {asked} "
+                print(f"{game:13} AnalyzePlay's best is EXPERT's choice in {agreeing} of {asked} "
                       f"(same view, seed and max_iterations {args.agreement_iterations})")
     sys.exit(0 if ok else 1)
 
