@@ -7,6 +7,9 @@
 //! views and back, and [`tools`] holds the offline commands (statistics, self-play,
 //! table generation) that drive the game modules from outside.
 #![forbid(unsafe_code)]
+// Output goes through `outln!` and `errln!` (tools::output), which never panic on a
+// closed or full stream.
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod arena;
 pub mod loadtest;

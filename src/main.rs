@@ -1,6 +1,9 @@
 //! The `climbot` command: the gRPC service and the offline tools (statistics,
 //! self-play) in one binary.
 #![forbid(unsafe_code)]
+// Output goes through `outln!` and `errln!` (tools::output), which never panic on a
+// closed or full stream.
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -140,7 +143,7 @@ fn parse() -> Result<Cli, ExitCode> {
                 Some(ContextValue::String(arg)) => arg.clone(),
                 _ => String::new(),
             };
-            eprintln!(
+            climbot::errln!(
                 "climbot: {}{}",
                 first.trim_start_matches("error: "),
                 from_environment(&flag)
@@ -150,9 +153,9 @@ fn parse() -> Result<Cli, ExitCode> {
             for line in rest {
                 // Every message carries the usage line of the command it is about.
                 if !has_usage && line.starts_with("For more information") {
-                    eprintln!("{}\n", usage());
+                    climbot::errln!("{}\n", usage());
                 }
-                eprintln!("{line}");
+                climbot::errln!("{line}");
             }
             Err(ExitCode::from(EXIT_USAGE))
         }
@@ -259,7 +262,7 @@ fn report(result: Result<(), impl Into<ToolError>>) -> ExitCode {
     match result.map_err(Into::into) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("climbot: {error}");
+            climbot::errln!("climbot: {error}");
             ExitCode::from(error.exit_code())
         }
     }
@@ -288,7 +291,7 @@ fn serve(args: &ServeArgs) -> ExitCode {
     let config = match args.to_config() {
         Ok(config) => config,
         Err(message) => {
-            eprintln!(
+            climbot::errln!(
                 "climbot: bad configuration: {message}{}",
                 from_environment(&message.to_string())
             );
@@ -299,7 +302,7 @@ fn serve(args: &ServeArgs) -> ExitCode {
     // features stops the start here, with the file and the reason, rather than at the
     // first search that needs it. Loading them now also spares the first call.
     if let Err(message) = climbot::learn::check_shipped() {
-        eprintln!("climbot: {message}");
+        climbot::errln!("climbot: {message}");
         return ExitCode::from(EXIT_FAILURE);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -308,7 +311,7 @@ fn serve(args: &ServeArgs) -> ExitCode {
     {
         Ok(runtime) => runtime,
         Err(e) => {
-            eprintln!("climbot: cannot start the runtime: {e}");
+            climbot::errln!("climbot: cannot start the runtime: {e}");
             return ExitCode::from(EXIT_FAILURE);
         }
     };
@@ -326,7 +329,7 @@ fn serve(args: &ServeArgs) -> ExitCode {
     let (grpc, metrics) = match listeners {
         Ok(listeners) => listeners,
         Err(message) => {
-            eprintln!("climbot: {message}{}", from_environment(&message));
+            climbot::errln!("climbot: {message}{}", from_environment(&message));
             return ExitCode::from(EXIT_USAGE);
         }
     };
@@ -367,7 +370,7 @@ fn serve(args: &ServeArgs) -> ExitCode {
         }
         Err(message) => {
             tracing::error!(%message, "exiting");
-            eprintln!("climbot: {message}");
+            climbot::errln!("climbot: {message}");
             ExitCode::from(EXIT_FAILURE)
         }
     }

@@ -1,6 +1,7 @@
 //! An offline command whose output cannot be written ends without a panic: a reader that
 //! has gone away (`climbot ... | head`) ends it quietly with success, any other write
-//! error (a full disk) with exit 1 and the reason on one line of stderr.
+//! error (a full disk) with exit 1 and the reason on one line of stderr. A stderr that
+//! cannot be written changes neither: the command ends with its own exit code.
 
 mod common;
 
@@ -56,4 +57,40 @@ fn an_open_pipe_gets_the_whole_output() {
         stdout.starts_with("lexio selfplay: 5 rounds,") && stdout.ends_with('\n'),
         "{stdout}"
     );
+}
+
+/// The writing end of a pipe whose reader is already gone.
+fn closed_pipe() -> std::io::PipeWriter {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    writer
+}
+
+#[test]
+fn a_closed_stderr_keeps_a_usage_error_its_exit_code() {
+    let out = climbot_command()
+        .args(["selfplay", "lexio", "--no-such-flag"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(closed_pipe())
+        .output()
+        .unwrap();
+    // 64: the command line's error, not 101, a panic while writing it.
+    assert_eq!(out.status.code(), Some(64));
+}
+
+#[test]
+fn a_closed_stderr_keeps_a_full_disk_its_exit_code() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    };
+    let out = climbot_command()
+        .args(SELFPLAY)
+        .stdin(Stdio::null())
+        .stdout(full)
+        .stderr(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
 }

@@ -226,7 +226,7 @@ pub fn run(args: &PlaygroundArgs) -> Result<(), ToolError> {
         let local = listener
             .local_addr()
             .map_err(|e| ToolError::Failed(e.to_string()))?;
-        eprintln!("climbot playground: http://{local}/");
+        crate::errln!("climbot playground: http://{local}/");
         serve(listener, config, shutdown_signal())
             .await
             .map_err(|e| ToolError::Failed(format!("server failed: {e}")))

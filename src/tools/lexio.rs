@@ -165,7 +165,7 @@ pub fn safety_table(args: SafetyTableArgs) -> Result<(), ToolError> {
         drop(progress);
         crate::out!("{report}");
         crate::outln!("lookup cost: {:.0} ns per beaten_chance", lookup_ns());
-        eprintln!("validated in {:.1} s", start.elapsed().as_secs_f64());
+        crate::errln!("validated in {:.1} s", start.elapsed().as_secs_f64());
         return Ok(());
     }
     if let Some(path) = &args.out {
@@ -186,7 +186,7 @@ pub fn safety_table(args: SafetyTableArgs) -> Result<(), ToolError> {
         }
         None => crate::out!("{text}"),
     }
-    eprintln!(
+    crate::errln!(
         "lexio-safety: {} deals per player count, seed {}: {:.1} s",
         args.deals,
         args.seed,

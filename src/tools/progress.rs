@@ -103,7 +103,7 @@ impl Progress {
             bar.inc(n);
         }
         if let Some(line) = self.lines.as_ref().and_then(|lines| lines.advance(n)) {
-            eprintln!("{line}");
+            crate::errln!("{line}");
         }
     }
 
@@ -111,7 +111,7 @@ impl Progress {
     pub fn println(&self, line: &str) {
         match &self.bar {
             Some(bar) => bar.println(line),
-            None => eprintln!("{line}"),
+            None => crate::errln!("{line}"),
         }
     }
 

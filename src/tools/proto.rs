@@ -30,7 +30,7 @@ pub fn descriptor(args: &DescriptorArgs) -> Result<(), WriteError> {
         target: args.out.display().to_string(),
         reason: e.to_string(),
     })?;
-    eprintln!(
+    crate::errln!(
         "wrote {} ({} bytes): the FileDescriptorSet of climbot.v1",
         args.out.display(),
         pb::FILE_DESCRIPTOR_SET.len()

@@ -157,7 +157,7 @@ impl Decider {
                 let bot = RemoteBot::<Daifugo>::new(remote, *difficulty);
                 let decision = bot.decide(view, &mut ctx);
                 if let Some(e) = remote.error() {
-                    eprintln!("climbot uecda: --via failed ({e}); the easy bot decided");
+                    crate::errln!("climbot uecda: --via failed ({e}); the easy bot decided");
                 }
                 decision
             }
@@ -194,7 +194,7 @@ pub fn run(args: &PlayArgs) -> Result<ClientReport, UecdaError> {
     }
     let me = me as usize;
     if !args.quiet {
-        eprintln!("climbot uecda: connected to {} as player {me}", args.server);
+        crate::errln!("climbot uecda: connected to {} as player {me}", args.server);
     }
     let mut tracker = Tracker::new(me);
     let mut report = ClientReport {
@@ -222,14 +222,16 @@ pub fn run(args: &PlayArgs) -> Result<ClientReport, UecdaError> {
                     match decider.decide(&view, seed, budget) {
                         DaifugoDecision::Exchange(cards) => cards,
                         other => {
-                            eprintln!("climbot uecda: the bot answered {other:?} to the exchange");
+                            crate::errln!(
+                                "climbot uecda: the bot answered {other:?} to the exchange"
+                            );
                             weakest_cards(tracker.hand(), give as usize)
                         }
                     }
                 }
                 Err(e) => {
                     report.view_errors += 1;
-                    eprintln!(
+                    crate::errln!(
                         "climbot uecda: VIEW ERROR at the exchange of game {games}: {e}\n{input:#?}"
                     );
                     weakest_cards(tracker.hand(), give as usize)
@@ -250,7 +252,7 @@ pub fn run(args: &PlayArgs) -> Result<ClientReport, UecdaError> {
                     }
                     Err(e) => {
                         report.view_errors += 1;
-                        eprintln!(
+                        crate::errln!(
                             "climbot uecda: VIEW ERROR in game {games}: {e}; passing\n{input:#?}"
                         );
                         DaifugoDecision::Pass
@@ -267,7 +269,7 @@ pub fn run(args: &PlayArgs) -> Result<ClientReport, UecdaError> {
                 let ack = codec::read_int(&mut reader).map_err(io_error("acknowledgement"))?;
                 if ack != codec::ACCEPTED && matches!(decision, DaifugoDecision::Play(_)) {
                     report.rejected += 1;
-                    eprintln!(
+                    crate::errln!(
                         "climbot uecda: REJECTED PLAY ({ack}) in game {games}: {decision:?}; \
                          climbot and the server disagree on a rule. The view was:\n{input:#?}"
                     );
@@ -278,11 +280,11 @@ pub fn run(args: &PlayArgs) -> Result<ClientReport, UecdaError> {
             if let (false, Seen::Played(p, play)) = (args.quiet, &seen)
                 && std::env::var_os("CLIMBOT_UECDA_TRACE").is_some()
             {
-                eprintln!("game {games}: player {p} played {play:?}");
+                crate::errln!("game {games}: player {p} played {play:?}");
             }
             for w in tracker.take_warnings() {
                 if !args.quiet {
-                    eprintln!("climbot uecda: warning: {w}");
+                    crate::errln!("climbot uecda: warning: {w}");
                 }
                 report.warnings.push(w);
             }

@@ -197,13 +197,13 @@ pub fn run(listener: &TcpListener, args: &ServeArgs) -> Result<ServerReport, Uec
         let hello = client.read_table()?;
         let (version, name) = codec::parse_hello(&hello);
         if version != codec::PROTOCOL_VERSION {
-            eprintln!("climbot uecda: {addr} speaks protocol {version}; refused (20070 only)");
+            crate::errln!("climbot uecda: {addr} speaks protocol {version}; refused (20070 only)");
             continue;
         }
         let player = clients.len();
         client.send_int(player as i32)?;
         if !args.quiet {
-            eprintln!("climbot uecda: player {player} is {name:?} from {addr}");
+            crate::errln!("climbot uecda: player {player} is {name:?} from {addr}");
         }
         clients.push(client);
         names.push(name);
@@ -273,7 +273,7 @@ pub fn run(listener: &TcpListener, args: &ServeArgs) -> Result<ServerReport, Uec
         report.places.push(places);
         report.aborted.push(aborted);
         if !args.quiet && game % 100 == 0 {
-            eprintln!("climbot uecda: {game} games played");
+            crate::errln!("climbot uecda: {game} games played");
         }
     }
     Ok(report)
@@ -534,7 +534,7 @@ pub fn serve(args: &ServeArgs) -> Result<(), UecdaError> {
             reason: e.to_string(),
         })?;
     if !args.quiet {
-        eprintln!(
+        crate::errln!(
             "climbot uecda: listening on {}",
             listener
                 .local_addr()
