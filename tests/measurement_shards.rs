@@ -109,3 +109,16 @@ fn the_daifugo_uecda_halving_at_100_ms_against_the_rule_gives_its_quoted_figures
         assert_quoted_figure(&dir, &files, 20, quoted);
     }
 }
+
+#[test]
+fn the_daifugo_uecda_halving_against_the_race_at_100_ms_gives_its_quoted_figure() {
+    let dir = measurements().join("daifugo-work-and-time");
+    let files: Vec<PathBuf> = (0..20)
+        .map(|i| {
+            dir.join(format!(
+                "sample-11-uecda-5p-halving-race-100ms-9530-shard-{i}-of-20.json"
+            ))
+        })
+        .collect();
+    assert_quoted_figure(&dir, &files, 40, "+0.045 [-0.085, 0.176]");
+}
