@@ -31,7 +31,8 @@ def main(addr, payload_dir):
             request.difficulty = level
             # A budget generous enough that no search is cut short by the clock, and a
             # fixed number of playouts, so that EXPERT's answer does not follow the clock
-            # (Lexio's successive halving over a budget does).
+            # (successive halving over a budget does: Lexio's, and Daifugo's under the
+            # UECda rules).
             request.budget_ms = 5000
             if level == bot_pb2.DIFFICULTY_EXPERT:
                 request.max_iterations = 2000

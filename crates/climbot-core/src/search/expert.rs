@@ -72,10 +72,14 @@ pub trait Searchable: Simulation {
     /// The tree below each candidate ([`TreeSettings::NONE`]: playouts only).
     const TREE: TreeSettings = TreeSettings::STANDARD;
 
-    /// Successive halving instead of the race when the search knows its total work
-    /// ([`super::Settings::halving`]); `false` (the default): always the race, whose
-    /// paired deficits the anchor ([`Searchable::ANCHOR_Z`]) needs.
-    const HALVING: bool = false;
+    /// Whether the search of `view` shares its work by successive halving instead of
+    /// the race when it knows its total work ([`super::Settings::halving`]); `false`
+    /// (the default): always the race, whose paired deficits the anchor
+    /// ([`Searchable::ANCHOR_Z`]) needs. A game whose rule presets measured
+    /// differently answers by the view's rules.
+    fn halving(_view: &Self::View) -> bool {
+        false
+    }
 
     /// A decision that wins by force, found exactly before any playout: the first play
     /// of a line whose every play wins its trick whatever the hidden cards are, the
@@ -143,8 +147,13 @@ pub struct ExpertBot<G> {
     /// Playouts per decision when the context sets no limit; `None`: until the budget
     /// ends (a served search, whose budget always ends).
     pub iterations: Option<u64>,
-    /// The search's settings.
+    /// The search's settings. Its `halving` is set for each view, by
+    /// [`ExpertBot::halving`] or else by [`Searchable::halving`].
     pub settings: Settings,
+    /// Successive halving (`Some(true)`) or the race (`Some(false)`) on every view
+    /// (`halving=1` or `halving=0`); `None` (served): as [`Searchable::halving`] says
+    /// for the view.
+    pub halving: Option<bool>,
     /// A time budget of the bot's own, on top of the caller's (the arena's
     /// `budget_ms=N`): makes results depend on the machine, for calibration only.
     pub budget: Option<std::time::Duration>,
@@ -185,8 +194,9 @@ impl<G: Learnable> ExpertBot<G> {
                 deal_tries: 8,
                 max_playout_actions: 10_000,
                 tree: G::TREE,
-                halving: G::HALVING,
+                halving: false,
             },
+            halving: None,
             budget: None,
             uniform_deals: false,
             playout: G::PLAYOUT,
@@ -208,7 +218,7 @@ impl<G: Learnable> ExpertBot<G> {
         bot.name = "analysis";
         bot.iterations = None;
         bot.settings.elimination_z = f64::INFINITY;
-        bot.settings.halving = false;
+        bot.halving = Some(false);
         bot.anchor_z = 0.0;
         bot.shortlist = 0;
         bot.mate = false;
@@ -298,7 +308,7 @@ impl<G: Learnable> ExpertBot<G> {
             "min_rounds" => self.settings.min_rounds = whole()?,
             "looks" if value >= 1.0 => self.settings.look_ratio = value,
             "looks" => return Err(expected("a number at least 1")),
-            "halving" => self.settings.halving = flag()?,
+            "halving" => self.halving = Some(flag()?),
             "deal_tries" => self.settings.deal_tries = whole()?,
             "uniform" => self.uniform_deals = flag()?,
             "random_playouts" => {
@@ -377,6 +387,7 @@ impl<G: Learnable> ExpertBot<G> {
             } else {
                 1
             },
+            halving: self.halving.unwrap_or_else(|| G::halving(view)),
             ..self.settings
         };
         let weight = |deal: &G::Deal| knowledge.as_ref().map_or(1.0, |w| w(deal));
@@ -638,6 +649,7 @@ impl<G: Game> std::fmt::Debug for ExpertBot<G> {
             .field("game", &G::NAME)
             .field("iterations", &self.iterations)
             .field("settings", &self.settings)
+            .field("halving", &self.halving)
             .finish()
     }
 }

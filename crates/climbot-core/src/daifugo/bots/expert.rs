@@ -21,6 +21,7 @@ use crate::daifugo::Daifugo;
 use crate::daifugo::decision::DaifugoDecision;
 use crate::daifugo::knowledge::{Knowledge, Memory};
 use crate::daifugo::position::DaifugoPosition;
+use crate::daifugo::rules::RuleSet;
 use crate::daifugo::view::{DaifugoView, Phase};
 use crate::game::Simulation;
 use crate::search::expert::DEFAULT_TEMPERATURE;
@@ -42,6 +43,15 @@ impl Searchable for Daifugo {
     };
     const RULE_ANCHOR_Z: f64 = 3.0;
     const RULE_SHORTLIST: usize = 2;
+
+    /// Successive halving under the UECda rules, where it turned ten times its work
+    /// into strength and the race did not, beat the rule's search at about equal time
+    /// (20 and 100 ms, 4 and 5 players) and HARD, and measured no weaker than the race
+    /// at about 100 ms (`docs/measurements/daifugo-work-and-time/README.md`, samples 7
+    /// to 13). The house rules keep the race: halving was not measured against it there.
+    fn halving(view: &DaifugoView) -> bool {
+        *view.rules() == RuleSet::uecda()
+    }
 
     fn playout_action(
         position: &DaifugoPosition,
@@ -147,6 +157,36 @@ mod tests {
         let arena = arena_bot("expert");
         assert_eq!(arena.iterations, Some(1800));
         assert_eq!(arena.playout, served.playout);
+    }
+
+    #[test]
+    fn halving_shares_the_work_under_the_uecda_rules_and_the_race_under_the_house_rules() {
+        /// A search's decision and playouts on `view` under a limit of 600 playouts.
+        fn searched(bot: &ExpertBot<Daifugo>, view: &DaifugoView, seed: u64) -> (String, u64) {
+            let mut ctx = DecisionContext::unbounded(seed).with_max_iterations(Some(600));
+            let decision = bot.decide(view, &mut ctx);
+            assert!(is_legal(view, &decision));
+            (format!("{decision:?}"), ctx.work().iterations)
+        }
+        for (rules, served_override) in [
+            (RuleSet::house(), "halving=0"),
+            (RuleSet::uecda(), "halving=1"),
+        ] {
+            let mut told_apart = false;
+            for seed in 1..=4 {
+                let view = opening_view(rules, seed);
+                let served = searched(&ExpertBot::served(), &view, seed);
+                let halving = arena_bot(&format!("expert/{served_override}"));
+                assert_eq!(served, searched(&halving, &view, seed), "{rules:?} {seed}");
+                let race = searched(&arena_bot("expert/halving=0"), &view, seed);
+                let halved = searched(&arena_bot("expert/halving=1"), &view, seed);
+                told_apart |= race.1 != halved.1;
+            }
+            // The race ends once one candidate is left; halving spends its limit.
+            assert!(told_apart, "{rules:?}");
+        }
+        // The analysis keeps every candidate to the end under either preset.
+        assert_eq!(ExpertBot::<Daifugo>::analysis().halving, Some(false));
     }
 
     #[test]

@@ -28,7 +28,9 @@ impl Searchable for Lexio {
 
     /// Measured: at equal playouts, halving beats the race, and unlike the race it
     /// turns ten times the playouts into strength (`docs/measurements/expert.md`).
-    const HALVING: bool = true;
+    fn halving(_view: &LexioView) -> bool {
+        true
+    }
 
     fn playout_action(
         position: &LexioPosition,
