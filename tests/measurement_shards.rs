@@ -122,3 +122,12 @@ fn the_daifugo_uecda_halving_against_the_race_at_100_ms_gives_its_quoted_figure(
         .collect();
     assert_quoted_figure(&dir, &files, 40, "+0.045 [-0.085, 0.176]");
 }
+
+#[test]
+fn the_dalmuti_halving_tuning_sample_gives_its_quoted_figure() {
+    let dir = measurements().join("dalmuti-work-and-time");
+    let files: Vec<PathBuf> = (0..2)
+        .map(|i| dir.join(format!("halving-h1-shard-{i}-of-2.json")))
+        .collect();
+    assert_quoted_figure(&dir, &files, 40, "+0.104 [-0.093, 0.301]");
+}
