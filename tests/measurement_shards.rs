@@ -87,12 +87,17 @@ fn the_daifugo_one_second_step_gives_its_quoted_figure() {
     assert_quoted_figure(&dir, files, 30, "+0.015 [-0.079, 0.109]");
 }
 
+/// The shards `{prefix}shard-I-of-{count}.json` of `dir`, I from 0.
+fn numbered_shards(dir: &Path, prefix: &str, count: usize) -> Vec<PathBuf> {
+    (0..count)
+        .map(|i| dir.join(format!("{prefix}shard-{i}-of-{count}.json")))
+        .collect()
+}
+
 #[test]
 fn the_daifugo_uecda_halving_step_gives_its_quoted_figure() {
     let dir = measurements().join("daifugo-work-and-time");
-    let files: Vec<PathBuf> = (0..3)
-        .map(|i| dir.join(format!("sample-7-shard-{i}-of-3.json")))
-        .collect();
+    let files = numbered_shards(&dir, "sample-7-", 3);
     assert_quoted_figure(&dir, &files, 60, "-0.174 [-0.271, -0.077]");
 }
 
@@ -103,9 +108,7 @@ fn the_daifugo_uecda_halving_at_100_ms_against_the_rule_gives_its_quoted_figures
         ("4p-halving-v1-100ms-9528", "-0.246 [-0.455, -0.037]"),
         ("5p-halving-v1-100ms-9529", "-0.330 [-0.530, -0.130]"),
     ] {
-        let files: Vec<PathBuf> = (0..10)
-            .map(|i| dir.join(format!("sample-10-uecda-{table}-shard-{i}-of-10.json")))
-            .collect();
+        let files = numbered_shards(&dir, &format!("sample-10-uecda-{table}-"), 10);
         assert_quoted_figure(&dir, &files, 20, quoted);
     }
 }
@@ -113,21 +116,13 @@ fn the_daifugo_uecda_halving_at_100_ms_against_the_rule_gives_its_quoted_figures
 #[test]
 fn the_daifugo_uecda_halving_against_the_race_at_100_ms_gives_its_quoted_figure() {
     let dir = measurements().join("daifugo-work-and-time");
-    let files: Vec<PathBuf> = (0..20)
-        .map(|i| {
-            dir.join(format!(
-                "sample-11-uecda-5p-halving-race-100ms-9530-shard-{i}-of-20.json"
-            ))
-        })
-        .collect();
+    let files = numbered_shards(&dir, "sample-11-uecda-5p-halving-race-100ms-9530-", 20);
     assert_quoted_figure(&dir, &files, 40, "+0.045 [-0.085, 0.176]");
 }
 
 #[test]
 fn the_dalmuti_halving_tuning_sample_gives_its_quoted_figure() {
     let dir = measurements().join("dalmuti-work-and-time");
-    let files: Vec<PathBuf> = (0..2)
-        .map(|i| dir.join(format!("halving-h1-shard-{i}-of-2.json")))
-        .collect();
+    let files = numbered_shards(&dir, "halving-h1-", 2);
     assert_quoted_figure(&dir, &files, 40, "+0.104 [-0.093, 0.301]");
 }
