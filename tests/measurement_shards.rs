@@ -87,42 +87,57 @@ fn the_daifugo_one_second_step_gives_its_quoted_figure() {
     assert_quoted_figure(&dir, files, 30, "+0.015 [-0.079, 0.109]");
 }
 
-/// The shards `{prefix}shard-I-of-{count}.json` of `dir`, I from 0.
-fn numbered_shards(dir: &Path, prefix: &str, count: usize) -> Vec<PathBuf> {
-    (0..count)
-        .map(|i| dir.join(format!("{prefix}shard-{i}-of-{count}.json")))
-        .collect()
-}
+/// The figures the documents quote from numbered shard sets: the directory, the shards'
+/// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 5] = [
+    // Daifugo, UECda, 5 players: halving's ten-times step.
+    (
+        "daifugo-work-and-time",
+        "sample-7-",
+        3,
+        60,
+        "-0.174 [-0.271, -0.077]",
+    ),
+    // Halving against the rule's search at about 100 ms, 4 and 5 players.
+    (
+        "daifugo-work-and-time",
+        "sample-10-uecda-4p-halving-v1-100ms-9528-",
+        10,
+        20,
+        "-0.246 [-0.455, -0.037]",
+    ),
+    (
+        "daifugo-work-and-time",
+        "sample-10-uecda-5p-halving-v1-100ms-9529-",
+        10,
+        20,
+        "-0.330 [-0.530, -0.130]",
+    ),
+    // Halving against the race at about 100 ms, 5 players.
+    (
+        "daifugo-work-and-time",
+        "sample-11-uecda-5p-halving-race-100ms-9530-",
+        20,
+        40,
+        "+0.045 [-0.085, 0.176]",
+    ),
+    // The Great Dalmuti: halving without the anchor against the race (tuning).
+    (
+        "dalmuti-work-and-time",
+        "halving-h1-",
+        2,
+        40,
+        "+0.104 [-0.093, 0.301]",
+    ),
+];
 
 #[test]
-fn the_daifugo_uecda_halving_step_gives_its_quoted_figure() {
-    let dir = measurements().join("daifugo-work-and-time");
-    let files = numbered_shards(&dir, "sample-7-", 3);
-    assert_quoted_figure(&dir, &files, 60, "-0.174 [-0.271, -0.077]");
-}
-
-#[test]
-fn the_daifugo_uecda_halving_at_100_ms_against_the_rule_gives_its_quoted_figures() {
-    let dir = measurements().join("daifugo-work-and-time");
-    for (table, quoted) in [
-        ("4p-halving-v1-100ms-9528", "-0.246 [-0.455, -0.037]"),
-        ("5p-halving-v1-100ms-9529", "-0.330 [-0.530, -0.130]"),
-    ] {
-        let files = numbered_shards(&dir, &format!("sample-10-uecda-{table}-"), 10);
-        assert_quoted_figure(&dir, &files, 20, quoted);
+fn every_numbered_shard_set_gives_its_quoted_figure() {
+    for (dir, prefix, count, blocks, quoted) in NUMBERED_SHARD_FIGURES {
+        let dir = measurements().join(dir);
+        let files: Vec<PathBuf> = (0..count)
+            .map(|i| dir.join(format!("{prefix}shard-{i}-of-{count}.json")))
+            .collect();
+        assert_quoted_figure(&dir, &files, blocks, quoted);
     }
-}
-
-#[test]
-fn the_daifugo_uecda_halving_against_the_race_at_100_ms_gives_its_quoted_figure() {
-    let dir = measurements().join("daifugo-work-and-time");
-    let files = numbered_shards(&dir, "sample-11-uecda-5p-halving-race-100ms-9530-", 20);
-    assert_quoted_figure(&dir, &files, 40, "+0.045 [-0.085, 0.176]");
-}
-
-#[test]
-fn the_dalmuti_halving_tuning_sample_gives_its_quoted_figure() {
-    let dir = measurements().join("dalmuti-work-and-time");
-    let files = numbered_shards(&dir, "halving-h1-", 2);
-    assert_quoted_figure(&dir, &files, 40, "+0.104 [-0.093, 0.301]");
 }

@@ -168,18 +168,17 @@ mod tests {
             assert!(is_legal(view, &decision));
             (format!("{decision:?}"), ctx.work().iterations)
         }
-        for (rules, served_override) in [
-            (RuleSet::house(), "halving=0"),
-            (RuleSet::uecda(), "halving=1"),
-        ] {
+        let race_bot = arena_bot("expert/halving=0");
+        let halving_bot = arena_bot("expert/halving=1");
+        for (rules, served_halves) in [(RuleSet::house(), false), (RuleSet::uecda(), true)] {
             let mut told_apart = false;
             for seed in 1..=4 {
                 let view = opening_view(rules, seed);
                 let served = searched(&ExpertBot::served(), &view, seed);
-                let halving = arena_bot(&format!("expert/{served_override}"));
-                assert_eq!(served, searched(&halving, &view, seed), "{rules:?} {seed}");
-                let race = searched(&arena_bot("expert/halving=0"), &view, seed);
-                let halved = searched(&arena_bot("expert/halving=1"), &view, seed);
+                let race = searched(&race_bot, &view, seed);
+                let halved = searched(&halving_bot, &view, seed);
+                let expected = if served_halves { &halved } else { &race };
+                assert_eq!(&served, expected, "{rules:?} {seed}");
                 told_apart |= race.1 != halved.1;
             }
             // The race ends once one candidate is left; halving spends its limit.
