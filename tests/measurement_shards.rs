@@ -89,7 +89,7 @@ fn the_daifugo_one_second_step_gives_its_quoted_figure() {
 
 /// The figures the documents quote from numbered shard sets: the directory, the shards'
 /// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
-const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 5] = [
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 6] = [
     // Daifugo, UECda, 5 players: halving's ten-times step.
     (
         "daifugo-work-and-time",
@@ -128,6 +128,14 @@ const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 5] = [
         2,
         40,
         "+0.104 [-0.093, 0.301]",
+    ),
+    // The Great Dalmuti: halving's ten-times step from about 100 ms to about 1 s.
+    (
+        "dalmuti-work-and-time",
+        "halving-h2-",
+        6,
+        60,
+        "+0.026 [-0.113, 0.165]",
     ),
 ];
 
