@@ -79,17 +79,17 @@ fn assert_quoted_figure(dir: &Path, files: &[PathBuf], blocks: u64, quoted: &str
     assert!(readme.contains(quoted));
 }
 
-#[test]
-fn the_daifugo_one_second_step_gives_its_quoted_figure() {
-    let dir = measurements().join("daifugo-work-and-time");
-    let files = &shard_sets()[&dir];
-    assert_eq!(files.len(), 15);
-    assert_quoted_figure(&dir, files, 30, "+0.015 [-0.079, 0.109]");
-}
-
 /// The figures the documents quote from numbered shard sets: the directory, the shards'
 /// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
-const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 6] = [
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 7] = [
+    // Daifugo, house rules, 4 players: the race's step from about 100 ms to about 1 s.
+    (
+        "daifugo-work-and-time",
+        "",
+        15,
+        30,
+        "+0.015 [-0.079, 0.109]",
+    ),
     // Daifugo, UECda, 5 players: halving's ten-times step.
     (
         "daifugo-work-and-time",
@@ -146,6 +146,22 @@ fn every_numbered_shard_set_gives_its_quoted_figure() {
         let files: Vec<PathBuf> = (0..count)
             .map(|i| dir.join(format!("{prefix}shard-{i}-of-{count}.json")))
             .collect();
+        // Every shard of the set is named, and no other is kept beside them.
+        let kept = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter(|file| {
+                let name = file.as_ref().unwrap().file_name();
+                let name = name.to_string_lossy();
+                name.starts_with(&format!("{prefix}shard-"))
+                    && name.ends_with(&format!("-of-{count}.json"))
+            })
+            .count();
+        assert_eq!(
+            kept,
+            count,
+            "{prefix}shard-I-of-{count}.json in {}",
+            dir.display()
+        );
         assert_quoted_figure(&dir, &files, blocks, quoted);
     }
 }
