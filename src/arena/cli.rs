@@ -41,6 +41,7 @@ pub struct ArenaArgs {
     /// One bot per seat, comma-separated; the last name repeats (`hard,easy` is one
     /// hard bot against easy bots). Every game: easy, normal, hard, expert, singles,
     /// random; Lexio also flat. Variants: hard/tempo=0 (weights), expert/iterations=400.
+    /// Diagnostic: told:expert/iterations=400 is that search told the true deal.
     #[arg(long, value_delimiter = ',', required = true)]
     pub lineup: Vec<String>,
     /// Blocks (duplicate matches) to play, at least 2 (a 95% interval needs two);

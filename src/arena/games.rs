@@ -6,13 +6,16 @@ use super::remote::{Remote, RemoteBot};
 use super::{ArenaError, Latencies, SeatTotals};
 use crate::bot::{DecisionContext, Difficulty};
 use crate::daifugo::Daifugo;
+use crate::daifugo::position::DaifugoDeal;
 use crate::daifugo::rules::RuleSet;
 use crate::dalmuti::Dalmuti;
+use crate::dalmuti::position::DalmutiDeal;
 use crate::game::{Game, Policy};
 use crate::lexio::Lexio;
+use crate::lexio::position::LexioDeal;
 use crate::lexio::tiles::PlayerCount;
 use crate::pb;
-use crate::search::expert::Searchable;
+use crate::search::expert::{ExpertBot, Searchable};
 use crate::service::game::WireGame;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -65,17 +68,20 @@ pub trait ArenaGame: WireGame + Searchable {
         units: u32,
         seed: u64,
     ) -> Result<Vec<SeatTotals>, ArenaError> {
-        Self::play_match_following(rules, seats, units, seed, None)
+        Self::play_match_following(rules, seats, units, seed, None, None)
     }
     /// [`ArenaGame::play_match`], showing `follow` after each deal and after every
-    /// decision, whoever decided, who sits where and the followed player's own part.
-    /// Following changes nothing in the match.
+    /// decision, whoever decided, who sits where and the followed player's own part,
+    /// and telling `tell` the true deal at the same moments (every seat's hand: what
+    /// the arena's told bots are given, never a served one). Following and telling
+    /// change nothing in the match.
     fn play_match_following(
         rules: &Self::Rules,
         seats: &[&dyn Policy<Self>],
         units: u32,
         seed: u64,
         follow: Option<Follow<'_>>,
+        tell: Option<&mut dyn FnMut(Self::Deal)>,
     ) -> Result<Vec<SeatTotals>, ArenaError>;
 }
 
@@ -131,9 +137,17 @@ impl<G: ArenaGame> Runner<G> {
         })
     }
 
-    /// The seat's bot: a served level through the server when there is one, otherwise
-    /// the local bot of that name.
-    fn bot<'a>(&'a self, name: &str) -> Result<Box<dyn Policy<G> + 'a>, ArenaError> {
+    /// The seat's bot: a told search (`told:` and an `expert` name) reading the true
+    /// deal from `truth`, a served level through the server when there is one,
+    /// otherwise the local bot of that name.
+    fn bot<'a>(
+        &'a self,
+        name: &str,
+        truth: &'a Mutex<Option<G::Deal>>,
+    ) -> Result<Box<dyn Policy<G> + 'a>, ArenaError> {
+        if let Some(bot) = told_bot::<G>(name)? {
+            return Ok(Box::new(Told { bot, truth }));
+        }
         if let Some(remote) = &self.remote
             && let Some(d) = Difficulty::named(name)
         {
@@ -178,6 +192,9 @@ impl<G: ArenaGame> GameRunner for Runner<G> {
     }
 
     fn check_bot(&self, name: &str) -> Result<(), ArenaError> {
+        if told_bot::<G>(name)?.is_some() {
+            return Ok(());
+        }
         G::bot(name).map(|_| ()).map_err(|reason| ArenaError::Bot {
             flag: "--lineup",
             name: name.to_string(),
@@ -192,11 +209,23 @@ impl<G: ArenaGame> GameRunner for Runner<G> {
         bots: &[String],
         latencies: &mut [Latencies],
     ) -> Result<Vec<SeatTotals>, ArenaError> {
-        let boxed: Vec<Box<dyn Policy<G> + '_>> =
-            bots.iter().map(|b| self.bot(b)).collect::<Result<_, _>>()?;
+        let truth = Mutex::new(None);
+        let boxed: Vec<Box<dyn Policy<G> + '_>> = bots
+            .iter()
+            .map(|b| self.bot(b, &truth))
+            .collect::<Result<_, _>>()?;
         let timed: Vec<Timed<'_, G>> = boxed.iter().map(|b| Timed::new(b.as_ref())).collect();
         let seats: Vec<&dyn Policy<G>> = timed.iter().map(|t| t as &dyn Policy<G>).collect();
-        let totals = G::play_match(&self.rules, &seats, self.units, seed)?;
+        let totals = if bots.iter().any(|b| b.starts_with(TOLD)) {
+            let mut tell = |deal| {
+                if let Ok(mut slot) = truth.lock() {
+                    *slot = Some(deal);
+                }
+            };
+            G::play_match_following(&self.rules, &seats, self.units, seed, None, Some(&mut tell))?
+        } else {
+            G::play_match(&self.rules, &seats, self.units, seed)?
+        };
         if let Some(e) = self.remote.as_deref().and_then(Remote::error) {
             return Err(ArenaError::Remote(e));
         }
@@ -204,6 +233,59 @@ impl<G: ArenaGame> GameRunner for Runner<G> {
             *slot = t.into_latencies();
         }
         Ok(totals)
+    }
+}
+
+/// The prefix of a told bot's name: `told:expert/iterations=3000` is that search
+/// told the true deal before every decision.
+const TOLD: &str = "told:";
+
+/// The search a `told:` name asks for (`None` for a name without the prefix).
+fn told_bot<G: ArenaGame>(name: &str) -> Result<Option<ExpertBot<G>>, ArenaError> {
+    let Some(expert) = name.strip_prefix(TOLD) else {
+        return Ok(None);
+    };
+    let error = |reason, known| ArenaError::Bot {
+        flag: "--lineup",
+        name: name.to_string(),
+        reason: Box::new(reason),
+        known,
+    };
+    match crate::search::expert::by_name::<G>(expert) {
+        Some(bot) => bot.map(Some).map_err(|reason| error(reason, None)),
+        None => Err(error(
+            crate::bot::BotNameError::Unknown {
+                game: G::NAME,
+                bot: name.split('/').next().unwrap_or_default().to_string(),
+            },
+            Some((
+                G::NAME,
+                "told:expert, told:expert-v1, each with expert's overrides",
+            )),
+        )),
+    }
+}
+
+/// A search told the true deal (every seat's hand) before each decision: an arena
+/// diagnostic of how strong the search would be if the deals it plays were right,
+/// the ceiling of what inferring the hidden hands can buy. Only the arena makes one,
+/// from the referee's own state; nothing served is ever told.
+struct Told<'a, G: ArenaGame> {
+    bot: ExpertBot<G>,
+    truth: &'a Mutex<Option<G::Deal>>,
+}
+
+impl<G: ArenaGame> Policy<G> for Told<'_, G> {
+    fn name(&self) -> &'static str {
+        "told"
+    }
+
+    fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
+        let deal = self.truth.lock().ok().and_then(|slot| slot.clone());
+        match deal {
+            Some(deal) => self.bot.decide_knowing(view, &deal, ctx),
+            None => self.bot.decide(view, ctx),
+        }
     }
 }
 
@@ -265,12 +347,15 @@ impl ArenaGame for Lexio {
         seats: &[&dyn Policy<Lexio>],
         rounds: u32,
         seed: u64,
-        follow: Option<Follow<'_>>,
+        mut follow: Option<Follow<'_>>,
+        mut tell: Option<&mut dyn FnMut(LexioDeal)>,
     ) -> Result<Vec<SeatTotals>, ArenaError> {
-        let result = match follow {
-            None => crate::lexio::referee::play_match(seats, rounds, seed),
-            Some(Follow { player, shown }) => {
-                crate::lexio::referee::play_match_observed(seats, rounds, seed, &mut |round| {
+        let result =
+            crate::lexio::referee::play_match_observed(seats, rounds, seed, &mut |round| {
+                if let Some(tell) = tell.as_mut() {
+                    tell(std::array::from_fn(|seat| round.hand(seat)));
+                }
+                if let Some(Follow { player, shown }) = follow.as_mut() {
                     shown(Followed {
                         seating: (0..seats.len()).collect(),
                         own: player.map(|player| {
@@ -279,10 +364,9 @@ impl ArenaGame for Lexio {
                             ))
                         }),
                     })
-                })
-            }
-        }
-        .map_err(|e| ArenaError::Match(e.to_string()))?;
+                }
+            })
+            .map_err(|e| ArenaError::Match(e.to_string()))?;
         Ok((0..seats.len())
             .map(|s| SeatTotals {
                 sums: vec![
@@ -335,13 +419,23 @@ impl ArenaGame for Dalmuti {
         seats: &[&dyn Policy<Dalmuti>],
         hands: u32,
         seed: u64,
-        follow: Option<Follow<'_>>,
+        mut follow: Option<Follow<'_>>,
+        mut tell: Option<&mut dyn FnMut(DalmutiDeal)>,
     ) -> Result<Vec<SeatTotals>, ArenaError> {
         let players = seats.len();
-        let result = match follow {
-            None => crate::dalmuti::referee::play_match(seats, hands, seed),
-            Some(Follow { player, shown }) => {
-                crate::dalmuti::referee::play_match_observed(seats, hands, seed, &mut |hand| {
+        let result =
+            crate::dalmuti::referee::play_match_observed(seats, hands, seed, &mut |hand| {
+                if let Some(tell) = tell.as_mut() {
+                    // Hands by table seat, as the views number the seats.
+                    tell(std::array::from_fn(|seat| {
+                        if seat < players {
+                            hand.hand(seat)
+                        } else {
+                            crate::dalmuti::Cards::EMPTY
+                        }
+                    }));
+                }
+                if let Some(Follow { player, shown }) = follow.as_mut() {
                     shown(Followed {
                         seating: (0..players).map(|seat| hand.player_at(seat)).collect(),
                         own: player.map(|player| {
@@ -350,10 +444,9 @@ impl ArenaGame for Dalmuti {
                             ))
                         }),
                     })
-                })
-            }
-        }
-        .map_err(|e| ArenaError::Match(e.to_string()))?;
+                }
+            })
+            .map_err(|e| ArenaError::Match(e.to_string()))?;
         Ok((0..players)
             .map(|p| SeatTotals {
                 sums: vec![
@@ -409,16 +502,19 @@ impl ArenaGame for Daifugo {
         seats: &[&dyn Policy<Daifugo>],
         games: u32,
         seed: u64,
-        follow: Option<Follow<'_>>,
+        mut follow: Option<Follow<'_>>,
+        mut tell: Option<&mut dyn FnMut(DaifugoDeal)>,
     ) -> Result<Vec<SeatTotals>, ArenaError> {
-        let records = match follow {
-            None => crate::daifugo::referee::play_match(seats, games, seed, *rules),
-            Some(Follow { player, shown }) => crate::daifugo::referee::play_match_observed(
-                seats,
-                games,
-                seed,
-                *rules,
-                &mut |referee| {
+        let records = crate::daifugo::referee::play_match_observed(
+            seats,
+            games,
+            seed,
+            *rules,
+            &mut |referee| {
+                if let Some(tell) = tell.as_mut() {
+                    tell(DaifugoDeal::new(referee.hands(), referee.discarded()));
+                }
+                if let Some(Follow { player, shown }) = follow.as_mut() {
                     shown(Followed {
                         seating: (0..seats.len()).collect(),
                         own: player.map(|player| {
@@ -427,9 +523,9 @@ impl ArenaGame for Daifugo {
                             ))
                         }),
                     })
-                },
-            ),
-        }
+                }
+            },
+        )
         .map_err(ArenaError::Match)?;
         let p = seats.len();
         Ok((0..p)
@@ -455,6 +551,112 @@ impl ArenaGame for Daifugo {
 mod tests {
     use super::*;
     use std::sync::Mutex;
+
+    /// The easy bot, checking before each decision that the deal it was told holds
+    /// the view's own hand and every seat's card count.
+    struct Checking<'a, G: ArenaGame> {
+        truth: &'a Mutex<Option<G::Deal>>,
+        agrees: fn(&G::View, &G::Deal) -> bool,
+        checked: &'a Mutex<usize>,
+    }
+
+    impl<G: ArenaGame> Policy<G> for Checking<'_, G> {
+        fn name(&self) -> &'static str {
+            "checking"
+        }
+
+        fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
+            let deal = self
+                .truth
+                .lock()
+                .unwrap()
+                .clone()
+                .expect("told before deciding");
+            assert!((self.agrees)(view, &deal), "told {deal:?} at {view:?}");
+            *self.checked.lock().unwrap() += 1;
+            G::policy(Difficulty::Easy).unwrap().decide(view, ctx)
+        }
+    }
+
+    /// Plays a told match of easy bots that check the deal they are told.
+    fn told_match_agrees<G: ArenaGame>(
+        rules: &G::Rules,
+        players: usize,
+        agrees: fn(&G::View, &G::Deal) -> bool,
+    ) {
+        let truth = Mutex::new(None);
+        let checked = Mutex::new(0);
+        let checking: Vec<Checking<G>> = (0..players)
+            .map(|_| Checking {
+                truth: &truth,
+                agrees,
+                checked: &checked,
+            })
+            .collect();
+        let seats: Vec<&dyn Policy<G>> = checking.iter().map(|c| c as &dyn Policy<G>).collect();
+        let mut tell = |deal| *truth.lock().unwrap() = Some(deal);
+        G::play_match_following(rules, &seats, 3, 11, None, Some(&mut tell)).unwrap();
+        assert!(*checked.lock().unwrap() > 50);
+    }
+
+    #[test]
+    fn a_told_seat_is_told_the_deal_its_view_is_of_before_every_decision() {
+        told_match_agrees::<Lexio>(&(), 4, |view, deal| {
+            deal[view.seat()] == view.hand()
+                && view
+                    .counts()
+                    .iter()
+                    .enumerate()
+                    .all(|(s, &n)| deal[s].len() == usize::from(n))
+        });
+        told_match_agrees::<Dalmuti>(&(), 5, |view, deal| {
+            deal[view.seat()] == view.hand()
+                && view
+                    .seats()
+                    .iter()
+                    .enumerate()
+                    .all(|(s, seat)| deal[s].len() == u32::from(seat.card_count))
+        });
+        for rules in [RuleSet::house(), RuleSet::uecda()] {
+            told_match_agrees::<Daifugo>(&rules, 5, |view, deal| {
+                deal.hands()[view.seat()] == view.hand()
+                    && view
+                        .seats()
+                        .iter()
+                        .enumerate()
+                        .all(|(s, seat)| deal.hands()[s].len() == seat.card_count)
+            });
+        }
+    }
+
+    #[test]
+    fn a_told_name_is_an_expert_name_behind_its_prefix() {
+        let runner = Runner::<Dalmuti>::new(4, 2, (), None).unwrap();
+        runner.check_bot("told:expert/iterations=20").unwrap();
+        runner.check_bot("told:expert-v1").unwrap();
+        let hard = runner.check_bot("told:hard").unwrap_err().to_string();
+        assert!(hard.contains("told:expert"), "{hard}");
+        let wrong = runner
+            .check_bot("told:expert/nope=1")
+            .unwrap_err()
+            .to_string();
+        assert!(wrong.contains("nope"), "{wrong}");
+    }
+
+    #[test]
+    fn a_told_search_plays_a_whole_match_beside_searches_that_are_not() {
+        let runner = Runner::<Dalmuti>::new(4, 2, (), None).unwrap();
+        let bots: Vec<String> = ["told:expert/iterations=40", "expert/iterations=40"]
+            .iter()
+            .cycle()
+            .take(4)
+            .map(|b| b.to_string())
+            .collect();
+        let mut latencies = vec![Latencies::default(); 4];
+        let totals = runner.play(3, &bots, &mut latencies).unwrap();
+        assert_eq!(totals.len(), 4);
+        assert!(latencies.iter().all(|l| !l.0.is_empty()));
+    }
 
     /// What a followed match showed (the seating, and the seat of the followed
     /// player's own part) and decided, in order.
@@ -519,7 +721,7 @@ mod tests {
             player: Some(2),
             shown: &mut shown,
         };
-        Dalmuti::play_match_following(&(), &seats, 3, 5, Some(follow)).unwrap();
+        Dalmuti::play_match_following(&(), &seats, 3, 5, Some(follow), None).unwrap();
 
         let events = events.into_inner().unwrap();
         let mut seating: Option<&Vec<usize>> = None;

@@ -303,7 +303,7 @@ impl<G: ArenaGame> GameTable<G> {
                         player: human,
                         shown: &mut follow_match,
                     };
-                    G::play_match_following(&rules, &seats, units, seed, Some(follow))
+                    G::play_match_following(&rules, &seats, units, seed, Some(follow), None)
                         .map_err(|e| e.to_string())
                 }))
                 .unwrap_or_else(|panic| {

@@ -235,7 +235,7 @@ impl<G: Learnable> ExpertBot<G> {
         reference: Option<G::Decision>,
         ctx: &mut DecisionContext<'_>,
     ) -> Option<Option<SearchResult<G::Decision>>> {
-        match self.run(view, reference, ctx) {
+        match self.run(view, reference, None, ctx) {
             Ok((result, _)) => Some(Some(result)),
             Err(Unsearched::NoTime(_)) => Some(None),
             Err(Unsearched::OffPhase | Unsearched::Mate(_)) => None,
@@ -363,10 +363,27 @@ impl<G: Learnable> ExpertBot<G> {
 }
 
 impl<G: Learnable> ExpertBot<G> {
+    /// The search's decision on `view` when every round plays `deal`, the true hidden
+    /// hands, instead of a drawn deal: the arena's bot that is told the hidden hands
+    /// (`told:`), which measures how much stronger the search would be if its deals
+    /// were right. Never served: a served bot sees only its view.
+    pub fn decide_knowing(
+        &self,
+        view: &G::View,
+        deal: &G::Deal,
+        ctx: &mut DecisionContext<'_>,
+    ) -> G::Decision {
+        match self.run(view, None, Some(deal), ctx) {
+            Ok((result, _)) => result.decision,
+            Err(why) => answer_without_search::<G>(why, view, ctx).0,
+        }
+    }
+
     fn run(
         &self,
         view: &G::View,
         reference: Option<G::Decision>,
+        known_deal: Option<&G::Deal>,
         ctx: &mut DecisionContext<'_>,
     ) -> Result<Searched<G::Decision>, Unsearched<G::Decision>> {
         if self.mate
@@ -472,6 +489,7 @@ impl<G: Learnable> ExpertBot<G> {
                         log_weight: &log_weight,
                         draws: inference.draws,
                     }),
+                    known_deal,
                     reference,
                 },
             )
@@ -557,7 +575,7 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
     }
 
     fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
-        match self.run(view, None, ctx) {
+        match self.run(view, None, None, ctx) {
             Ok((result, _)) => result.decision,
             Err(why) => answer_without_search::<G>(why, view, ctx).0,
         }
@@ -582,7 +600,7 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
                 ..
             },
             anchor,
-        ) = match self.run(view, None, ctx) {
+        ) = match self.run(view, None, None, ctx) {
             Ok(found) => found,
             Err(why) => return answer_without_search::<G>(why, view, ctx),
         };
@@ -704,6 +722,42 @@ mod tests {
             ExpertBot::<G>::with_iterations(1)
                 .with_override("nope=1")
                 .is_err()
+        );
+    }
+
+    /// With playouts by the policy's best action and no tree, a playout of a told
+    /// deal is the same whatever the generator draws: a told search answers the same
+    /// under every seed, where the same search dealing for itself does not.
+    #[test]
+    fn a_told_search_plays_the_deal_it_is_told_in_every_round() {
+        use crate::lexio::referee::{Round, deal};
+        use crate::lexio::{Lexio, tiles::PlayerCount};
+        let bot = by_name::<Lexio>("expert/iterations=200/temperature=0/expand_after=0/mate=0")
+            .unwrap()
+            .unwrap();
+        let players = PlayerCount::Four;
+        let mut untold_varied = false;
+        for seed in 0..6 {
+            let mut round = Round::new(players, deal(players, seed), 1, [0; 5]);
+            for _ in 0..8 {
+                let view = round.view().unwrap();
+                let truth = *round.position().hands();
+                let told: Vec<_> = (0..4)
+                    .map(|s| bot.decide_knowing(&view, &truth, &mut DecisionContext::unbounded(s)))
+                    .collect();
+                assert!(told.iter().all(|d| *d == told[0]), "{told:?} at {view:?}");
+                let untold: Vec<_> = (0..4)
+                    .map(|s| bot.decide(&view, &mut DecisionContext::unbounded(s)))
+                    .collect();
+                untold_varied |= untold.iter().any(|d| *d != untold[0]);
+                if round.apply(told[0]).unwrap() {
+                    break;
+                }
+            }
+        }
+        assert!(
+            untold_varied,
+            "searches that deal for themselves differ by seed"
         );
     }
 }

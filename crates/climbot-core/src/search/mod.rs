@@ -176,6 +176,10 @@ pub struct Guide<'a, G: Simulation> {
     pub challengers: &'a [G::Decision],
     /// Deals weighted by what the other seats were seen to do, if at all.
     pub inference: Option<Inference<'a, G>>,
+    /// The true deal, played in every round instead of any drawn one: only for the
+    /// arena's bot that is told the hidden hands (`told:`), which measures what the
+    /// search would be worth if its deals were right. Nothing served sets it.
+    pub known_deal: Option<&'a G::Deal>,
     /// The decision the candidates' paired deficits are measured from, if not the one
     /// chosen (it must be a candidate still in the race at the end; an analysis keeps
     /// every candidate in the race).
@@ -210,6 +214,7 @@ struct Dealer<'a, G: Simulation> {
     weight: &'a dyn Fn(&G::Deal) -> f64,
     deal_tries: u32,
     inference: Option<Inference<'a, G>>,
+    known: Option<&'a G::Deal>,
     /// The round's draws, each with its log-weight.
     pool: Vec<(f64, G::Deal)>,
 }
@@ -222,6 +227,7 @@ impl<'a, G: Simulation> Dealer<'a, G> {
             weight: guide.weight,
             deal_tries,
             inference: guide.inference.filter(|i| i.draws > 1 && candidates > 1),
+            known: guide.known_deal,
             pool: Vec::new(),
         }
     }
@@ -232,6 +238,9 @@ impl<'a, G: Simulation> Dealer<'a, G> {
 
     /// The next round's deal.
     fn deal(&mut self, view: &G::View, rng: &mut ChaCha8Rng) -> G::Deal {
+        if let Some(known) = self.known {
+            return known.clone();
+        }
         let Some(Inference { log_weight, draws }) = self.inference else {
             return self.draw(view, rng);
         };
@@ -748,6 +757,7 @@ mod tests {
         candidates: None,
         challengers: &[],
         inference: None,
+        known_deal: None,
         reference: None,
     };
 
