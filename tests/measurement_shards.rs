@@ -81,7 +81,7 @@ fn assert_quoted_figure(dir: &Path, files: &[PathBuf], blocks: u64, quoted: &str
 
 /// The figures the documents quote from numbered shard sets: the directory, the shards'
 /// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
-const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 10] = [
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 11] = [
     // Daifugo, house rules, 4 players: the race's step from about 100 ms to about 1 s.
     (
         "daifugo-work-and-time",
@@ -152,6 +152,14 @@ const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 10] = [
         6,
         30,
         "-0.639 [-0.844, -0.433]",
+    ),
+    // The Great Dalmuti: the search's deal weighting against uniform deals.
+    (
+        "dalmuti-work-and-time",
+        "told-t3-",
+        4,
+        20,
+        "+0.092 [-0.171, 0.355]",
     ),
     // Lexio, 5 players: the learned search's step from about 10 ms to about 100 ms.
     (
