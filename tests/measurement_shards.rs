@@ -81,7 +81,7 @@ fn assert_quoted_figure(dir: &Path, files: &[PathBuf], blocks: u64, quoted: &str
 
 /// The figures the documents quote from numbered shard sets: the directory, the shards'
 /// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
-const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 11] = [
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 12] = [
     // Daifugo, house rules, 4 players: the race's step from about 100 ms to about 1 s.
     (
         "daifugo-work-and-time",
@@ -160,6 +160,14 @@ const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 11] = [
         4,
         20,
         "+0.092 [-0.171, 0.355]",
+    ),
+    // The Great Dalmuti: the told step with playouts at temperature 0.5.
+    (
+        "dalmuti-work-and-time",
+        "told-t4-",
+        6,
+        30,
+        "-0.145 [-0.351, 0.060]",
     ),
     // Lexio, 5 players: the learned search's step from about 10 ms to about 100 ms.
     (
