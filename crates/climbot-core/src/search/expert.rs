@@ -373,7 +373,18 @@ impl<G: Learnable> ExpertBot<G> {
         deal: &G::Deal,
         ctx: &mut DecisionContext<'_>,
     ) -> G::Decision {
-        match self.run(view, None, Some(deal), ctx) {
+        self.decision(view, Some(deal), ctx)
+    }
+
+    /// The decision on `view`, searched on drawn deals or on `known_deal` in every
+    /// round, or answered without a search.
+    fn decision(
+        &self,
+        view: &G::View,
+        known_deal: Option<&G::Deal>,
+        ctx: &mut DecisionContext<'_>,
+    ) -> G::Decision {
+        match self.run(view, None, known_deal, ctx) {
             Ok((result, _)) => result.decision,
             Err(why) => answer_without_search::<G>(why, view, ctx).0,
         }
@@ -575,10 +586,7 @@ impl<G: Learnable> Policy<G> for ExpertBot<G> {
     }
 
     fn decide(&self, view: &G::View, ctx: &mut DecisionContext<'_>) -> G::Decision {
-        match self.run(view, None, None, ctx) {
-            Ok((result, _)) => result.decision,
-            Err(why) => answer_without_search::<G>(why, view, ctx).0,
-        }
+        self.decision(view, None, ctx)
     }
 
     /// The candidates with their playouts and mean outcomes, best first: `score` is the
