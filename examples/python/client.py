@@ -162,7 +162,14 @@ def hint(stub, name, view):
     assert reply.review.decision == considered, f"{name}: the review is of another decision"
     request.seed = reply.seed
     again = stub.AnalyzePlay(request, timeout=5.0)
-    assert again.decisions == reply.decisions, f"{name}: the replayed analysis differs"
+    # The same seed and the same number of playouts give the same analysis. On a loaded
+    # machine the budget can end one of the two before max_iterations; then they differ
+    # in work, and only the work is compared.
+    if again.search_iterations == reply.search_iterations:
+        assert again.decisions == reply.decisions, f"{name}: the replayed analysis differs"
+    else:
+        print(f"{name}: the budget ended a hint early ({reply.search_iterations} and "
+              f"{again.search_iterations} playouts); not compared")
     direction = "higher" if reply.higher_is_better else "lower"
     best = reply.decisions[0]
     category = bot_pb2.ReviewCategory.Name(reply.review.category)
