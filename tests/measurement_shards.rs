@@ -81,7 +81,7 @@ fn assert_quoted_figure(dir: &Path, files: &[PathBuf], blocks: u64, quoted: &str
 
 /// The figures the documents quote from numbered shard sets: the directory, the shards'
 /// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
-const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 12] = [
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 13] = [
     // Daifugo, house rules, 4 players: the race's step from about 100 ms to about 1 s.
     (
         "daifugo-work-and-time",
@@ -168,6 +168,14 @@ const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 12] = [
         6,
         30,
         "-0.145 [-0.351, 0.060]",
+    ),
+    // The Great Dalmuti: the served search's step at playout temperature 0.5.
+    (
+        "dalmuti-work-and-time",
+        "sharp-t5-",
+        12,
+        60,
+        "+0.043 [-0.097, 0.184]",
     ),
     // Lexio, 5 players: the learned search's step from about 10 ms to about 100 ms.
     (
