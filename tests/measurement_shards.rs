@@ -81,7 +81,7 @@ fn assert_quoted_figure(dir: &Path, files: &[PathBuf], blocks: u64, quoted: &str
 
 /// The figures the documents quote from numbered shard sets: the directory, the shards'
 /// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
-const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 13] = [
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 15] = [
     // Daifugo, house rules, 4 players: the race's step from about 100 ms to about 1 s.
     (
         "daifugo-work-and-time",
@@ -176,6 +176,21 @@ const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 13] = [
         12,
         60,
         "+0.043 [-0.097, 0.184]",
+    ),
+    // The Great Dalmuti: playout temperature 0.5 against 1 at 600 and at 3,000 playouts.
+    (
+        "dalmuti-work-and-time",
+        "sharp-t6-",
+        8,
+        40,
+        "+0.073 [-0.093, 0.239]",
+    ),
+    (
+        "dalmuti-work-and-time",
+        "sharp-t7-",
+        8,
+        40,
+        "+0.295 [0.109, 0.481]",
     ),
     // Lexio, 5 players: the learned search's step from about 10 ms to about 100 ms.
     (
