@@ -81,7 +81,7 @@ fn assert_quoted_figure(dir: &Path, files: &[PathBuf], blocks: u64, quoted: &str
 
 /// The figures the documents quote from numbered shard sets: the directory, the shards'
 /// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
-const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 17] = [
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 18] = [
     // Daifugo, house rules, 4 players: the race's step from about 100 ms to about 1 s.
     (
         "daifugo-work-and-time",
@@ -206,6 +206,13 @@ const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 17] = [
         4,
         20,
         "-0.258 [-0.487, -0.029]",
+    ),
+    (
+        "dalmuti-work-and-time",
+        "infer-i3-",
+        8,
+        40,
+        "-0.008 [-0.166, 0.150]",
     ),
     // Lexio, 5 players: the learned search's step from about 10 ms to about 100 ms.
     (
