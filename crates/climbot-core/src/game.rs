@@ -193,6 +193,13 @@ pub trait Simulation: Game {
     /// fact the view carries (hand counts, played cards, cards removed unseen,
     /// finished seats). Every draw comes from `rng`.
     fn deal(view: &Self::View, rng: &mut ChaCha8Rng) -> Self::Deal;
+    /// [`Simulation::deal`] without the bound an exchange of cards puts on a partner's
+    /// hand (a seat that handed over its best cards holds nothing better than the worst
+    /// of them): uniform over the deals the counted facts allow, the draw the bound's
+    /// measurement compares against. Games without such an exchange deal as `deal`.
+    fn deal_without_exchange_bound(view: &Self::View, rng: &mut ChaCha8Rng) -> Self::Deal {
+        Self::deal(view, rng)
+    }
     /// The position the view's seat is in when the hidden hands are `deal`'s; `None`
     /// for a phase that has no play to search (an exchange, a tax or a revolution
     /// choice).
@@ -228,9 +235,21 @@ pub fn determinize<G: Simulation>(
     weight: &dyn Fn(&G::Deal) -> f64,
     max_tries: u32,
 ) -> G::Deal {
+    determinize_by::<G>(G::deal, view, rng, weight, max_tries)
+}
+
+/// [`determinize`] with the deals drawn by `draw` (e.g.
+/// [`Simulation::deal_without_exchange_bound`]) instead of [`Simulation::deal`].
+pub fn determinize_by<G: Simulation>(
+    draw: DealFn<G>,
+    view: &G::View,
+    rng: &mut ChaCha8Rng,
+    weight: &dyn Fn(&G::Deal) -> f64,
+    max_tries: u32,
+) -> G::Deal {
     let mut best: Option<(f64, G::Deal)> = None;
     for _ in 0..max_tries.max(1) {
-        let deal = G::deal(view, rng);
+        let deal = draw(view, rng);
         let w = weight(&deal).clamp(0.0, 1.0);
         if w >= 1.0 || unit(rng) < w {
             return deal;
@@ -240,8 +259,11 @@ pub fn determinize<G: Simulation>(
         }
     }
     best.map(|(_, deal)| deal)
-        .unwrap_or_else(|| G::deal(view, rng))
+        .unwrap_or_else(|| draw(view, rng))
 }
+
+/// A way to draw a deal of a view's hidden cards ([`Simulation::deal`] or a variant).
+pub type DealFn<G> = fn(&<G as Game>::View, &mut ChaCha8Rng) -> <G as Simulation>::Deal;
 
 /// A uniform draw from `[0, 1)` with 53 bits, as [`DecisionContext::unit`] draws it.
 pub(crate) fn unit(rng: &mut ChaCha8Rng) -> f64 {

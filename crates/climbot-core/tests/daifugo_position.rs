@@ -405,3 +405,76 @@ fn the_exchange_has_no_position_and_positions_are_small() {
     // Fixed-size and heap-free: a search copies one per iteration.
     assert!(std::mem::size_of::<DaifugoPosition>() <= 256);
 }
+
+#[test]
+fn the_tribute_receiver_deals_its_partner_only_cards_the_tribute_left_it() {
+    let (mut bounded, mut unbounded_breaks) = (0, 0);
+    for rules in [RuleSet::house(), RuleSet::uecda(), variant()] {
+        for (view, referee) in sample_views(rules, 23) {
+            let Some((partner, allowed)) = view.exchange_bound() else {
+                continue;
+            };
+            bounded += 1;
+            let known = view.known_held(partner);
+            // The fact holds in the refereed hand the view was taken from.
+            let truth = referee.hands()[partner].difference(known);
+            assert!(truth.is_subset(allowed), "the referee's partner");
+            for seed in 0..16 {
+                let deal = Daifugo::deal(&view, &mut ChaCha8Rng::seed_from_u64(seed));
+                assert_consistent(&view, &deal);
+                assert!(deal.hands()[partner].difference(known).is_subset(allowed));
+                let plain = Daifugo::deal_without_exchange_bound(
+                    &view,
+                    &mut ChaCha8Rng::seed_from_u64(seed),
+                );
+                assert_consistent(&view, &plain);
+                unbounded_breaks +=
+                    usize::from(!plain.hands()[partner].difference(known).is_subset(allowed));
+            }
+        }
+    }
+    assert!(bounded > 10, "{bounded} views of a tribute receiver");
+    assert!(unbounded_breaks > 0, "the bound excluded no deal");
+}
+
+#[test]
+fn the_partners_cards_under_the_bound_are_uniform() {
+    // Every hidden card within the bound is the partner's with the same chance: its
+    // free room over the hidden cards within the bound.
+    let within = |view: &DaifugoView| {
+        let (partner, allowed) = view.exchange_bound()?;
+        let known = view.known_held(partner);
+        let room = view.seats()[partner].card_count - known.len();
+        Some((
+            partner,
+            room,
+            view.unseen().difference(known).intersection(allowed),
+        ))
+    };
+    let (view, _) = sample_views(RuleSet::house(), 24)
+        .into_iter()
+        .find(|(view, _)| {
+            within(view).is_some_and(|(_, room, cards)| room > 2 && cards.len() > room + 4)
+        })
+        .expect("a tribute receiver whose bound leaves choice");
+    let (partner, room, cards) = within(&view).unwrap();
+    let p = room as f64 / cards.len() as f64;
+    let draws = 4000;
+    let mut held = [0u32; 54];
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..draws {
+        let deal = Daifugo::deal(&view, &mut rng);
+        for card in deal.hands()[partner].iter() {
+            held[usize::from(card.id())] += 1;
+        }
+    }
+    let sigma = (f64::from(draws) * p * (1.0 - p)).sqrt();
+    for card in cards.iter() {
+        let got = f64::from(held[usize::from(card.id())]);
+        let expected = f64::from(draws) * p;
+        assert!(
+            (got - expected).abs() <= 6.0 * sigma,
+            "{card:?}: {got} over {draws} deals, expected {expected:.0}"
+        );
+    }
+}

@@ -125,6 +125,14 @@ fn positions_play_on_exactly_like_the_referee() {
 /// Views of refereed hands in every phase (revolution, tax return, play), some after a
 /// revolution.
 fn views() -> Vec<DalmutiView> {
+    views_and_hands()
+        .into_iter()
+        .map(|(view, _)| view)
+        .collect()
+}
+
+/// [`views`], each with the true hands of its moment.
+fn views_and_hands() -> Vec<(DalmutiView, DalmutiDeal)> {
     let mut views = Vec::new();
     for seed in 0..300 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -138,16 +146,16 @@ fn views() -> Vec<DalmutiView> {
             state.apply(decision, "test").unwrap();
         }
         if let Some(view) = state.view().unwrap() {
-            views.push(view);
+            views.push((view, true_hands(&state)));
         }
     }
-    let phases = |phase| views.iter().filter(|v| v.phase() == phase).count();
+    let phases = |phase| views.iter().filter(|(v, _)| v.phase() == phase).count();
     assert!(phases(Phase::Play) > 100);
     assert!(phases(Phase::TaxReturn) > 0);
     assert!(phases(Phase::Revolution) > 0);
     let after_revolution = views
         .iter()
-        .filter(|v| v.revolution().is_some_and(|r| r.seat != v.seat()))
+        .filter(|(v, _)| v.revolution().is_some_and(|r| r.seat != v.seat()))
         .count();
     assert!(
         after_revolution > 5,
@@ -256,6 +264,83 @@ fn each_unseen_card_lands_with_a_seat_in_proportion_to_its_count() {
             (f64::from(held[s]) - expected).abs() < 6.0 * sigma,
             "seat {s}: {} of rank 12 over {n} deals, expected {expected:.0}",
             held[s]
+        );
+    }
+}
+
+/// The cards of `seat`'s hand in `deal` that the view does not place there.
+fn unplaced(view: &DalmutiView, deal: &DalmutiDeal, seat: usize) -> Cards {
+    deal[seat].difference(view.known_held(seat))
+}
+
+#[test]
+fn a_dalmuti_deals_its_peon_only_cards_the_tax_left_it() {
+    let (mut bounded, mut unbounded_breaks) = (0, 0);
+    for (view, hands) in views_and_hands() {
+        let Some((peon, bound)) = view.tax_bound() else {
+            continue;
+        };
+        bounded += 1;
+        // The fact holds in the refereed hand the view was taken from.
+        let truth = unplaced(&view, &hands, peon);
+        assert_eq!(truth.no_better_than(bound), truth, "the referee's Peon");
+        for seed in 0..16 {
+            let deal = Dalmuti::deal(&view, &mut ChaCha8Rng::seed_from_u64(seed));
+            assert_consistent(&view, &deal);
+            let drawn = unplaced(&view, &deal, peon);
+            assert_eq!(drawn.no_better_than(bound), drawn, "seed {seed}: {view:?}");
+            let plain =
+                Dalmuti::deal_without_exchange_bound(&view, &mut ChaCha8Rng::seed_from_u64(seed));
+            assert_consistent(&view, &plain);
+            let drawn = unplaced(&view, &plain, peon);
+            unbounded_breaks += usize::from(drawn.no_better_than(bound) != drawn);
+        }
+    }
+    assert!(bounded > 10, "{bounded} views of a Dalmuti with its taxes");
+    assert!(unbounded_breaks > 0, "the bound excluded no deal");
+}
+
+#[test]
+fn the_peons_cards_under_the_bound_are_uniform() {
+    // Every unseen card within the bound is the Peon's with the same chance: its free
+    // room over the cards within the bound.
+    let (view, _) = views_and_hands()
+        .into_iter()
+        .find(|(view, _)| {
+            view.tax_bound().is_some_and(|(peon, bound)| {
+                let room = view.seats()[peon].card_count as u32 - view.known_held(peon).len();
+                let within = view
+                    .unseen()
+                    .difference(view.known_held(peon))
+                    .no_better_than(bound);
+                room > 2
+                    && within.len() > room + 4
+                    && within.counts().iter().filter(|&&c| c > 0).count() >= 2
+            })
+        })
+        .expect("a Dalmuti whose bound leaves choice");
+    let (peon, bound) = view.tax_bound().unwrap();
+    let within = view
+        .unseen()
+        .difference(view.known_held(peon))
+        .no_better_than(bound);
+    let room = f64::from(view.seats()[peon].card_count) - f64::from(view.known_held(peon).len());
+    let p = room / f64::from(within.len());
+    let draws = 4000;
+    let mut held = [0u32; 13];
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    for _ in 0..draws {
+        let deal = Dalmuti::deal(&view, &mut rng);
+        for (h, c) in held.iter_mut().zip(unplaced(&view, &deal, peon).counts()) {
+            *h += u32::from(c);
+        }
+    }
+    for (i, (&got, copies)) in held.iter().zip(within.counts()).enumerate() {
+        let expected = f64::from(draws) * f64::from(copies) * p;
+        let sigma = (f64::from(draws) * f64::from(copies) * p * (1.0 - p)).sqrt();
+        assert!(
+            (f64::from(got) - expected).abs() <= 6.0 * sigma + 1e-9,
+            "rank index {i}: {got} over {draws} deals, expected {expected:.0}"
         );
     }
 }

@@ -93,9 +93,17 @@ impl DaifugoDeal {
     /// the exchange and that are not played yet in the receiver's hand (or, once it is
     /// out, among the removed cards; see [`DaifugoView::known_held`]) and, among the
     /// cards the seat has not seen, exactly [`DaifugoView::removed_unseen`] left out of
-    /// every hand. Every draw comes from `rng`; a view without exchange knowledge draws
-    /// exactly as before it was known.
+    /// every hand; seen from the daifugo or the fugo, the partner's other cards no
+    /// stronger than the weakest card of its tribute ([`DaifugoView::exchange_bound`]).
+    /// Every draw comes from `rng`; a view without exchange knowledge draws exactly as
+    /// before it was known.
     pub fn draw(view: &DaifugoView, rng: &mut ChaCha8Rng) -> DaifugoDeal {
+        DaifugoDeal::draw_bounded(view, rng, true)
+    }
+
+    /// [`DaifugoDeal::draw`], with or without the partner's exchange bound
+    /// ([`DaifugoView::exchange_bound`]; applied when the unseen cards allow it).
+    fn draw_bounded(view: &DaifugoView, rng: &mut ChaCha8Rng, use_bound: bool) -> DaifugoDeal {
         let known_removed = view.known_removed();
         let mut known = [CardSet::EMPTY; MAX_SEATS];
         let mut placed = known_removed;
@@ -103,12 +111,21 @@ impl DaifugoDeal {
             known[x.with_seat] = view.known_held(x.with_seat);
             placed = placed.union(known[x.with_seat]);
         }
-        let mut unseen = [Card::JOKER; 54];
-        let mut count = 0;
-        for card in view.unseen().difference(placed).iter() {
-            unseen[count] = card;
-            count += 1;
+        if let Some((partner, allowed)) = view.exchange_bound().filter(|_| use_bound) {
+            let (mut cards, count) =
+                cards_of(view.unseen().difference(placed).intersection(allowed));
+            let n = view.seats()[partner]
+                .card_count
+                .saturating_sub(known[partner].len());
+            if partner != view.seat() && n > 0 && count >= n {
+                let cards = &mut cards[..count];
+                shuffle(rng, cards);
+                known[partner] =
+                    known[partner].union(CardSet::from_cards(cards[..n].iter().copied()));
+                placed = placed.union(known[partner]);
+            }
         }
+        let (mut unseen, count) = cards_of(view.unseen().difference(placed));
         let unseen = &mut unseen[..count];
         shuffle(rng, unseen);
         let mut hands = [CardSet::EMPTY; MAX_SEATS];
@@ -613,6 +630,10 @@ impl Simulation for Daifugo {
         DaifugoDeal::draw(view, rng)
     }
 
+    fn deal_without_exchange_bound(view: &DaifugoView, rng: &mut ChaCha8Rng) -> DaifugoDeal {
+        DaifugoDeal::draw_bounded(view, rng, false)
+    }
+
     fn position(view: &DaifugoView, deal: &DaifugoDeal) -> Option<DaifugoPosition> {
         DaifugoPosition::from_view(view, deal)
     }
@@ -638,4 +659,16 @@ impl Simulation for Daifugo {
     }
 
     const HIGHER_IS_BETTER: bool = false;
+}
+
+/// The cards of `set` in the set's order, and how many there are: a list on the stack
+/// (a deal is drawn once per search round).
+fn cards_of(set: CardSet) -> ([Card; 54], usize) {
+    let mut cards = [Card::JOKER; 54];
+    let mut count = 0;
+    for card in set.iter() {
+        cards[count] = card;
+        count += 1;
+    }
+    (cards, count)
 }

@@ -216,6 +216,15 @@ impl Cards {
         Rank::numbered().rev().find(|&r| self.count(r) > 0)
     }
 
+    /// The cards of rank `rank` or worse (a larger number; Jesters count as 13).
+    pub fn no_better_than(self, rank: Rank) -> Cards {
+        let mut out = self.0;
+        for count in &mut out[..rank.index()] {
+            *count = 0;
+        }
+        Cards(out)
+    }
+
     /// The `k` best cards, Jesters counting as rank 13 (so they come last); the taxes'
     /// "best cards". Panics if fewer than `k` cards are held.
     pub fn best(self, k: u32) -> Cards {

@@ -140,43 +140,14 @@ impl Simulation for Dalmuti {
     /// own (no other seat may play one) and are placed there first. So are the cards
     /// this seat gave its tax partner and that the partner neither played nor gave back
     /// ([`DalmutiView::known_held`]); a view without tax knowledge draws exactly as
-    /// before.
+    /// before. Seen from a Dalmuti, the Peon's other cards are drawn from the ranks its
+    /// tax bounds ([`DalmutiView::tax_bound`]) when the unseen cards allow it.
     fn deal(view: &DalmutiView, rng: &mut ChaCha8Rng) -> DalmutiDeal {
-        let me = view.seat();
-        let players = view.players();
-        let mut unseen = view.unseen();
-        let mut hands = [Cards::EMPTY; MAX_PLAYERS];
-        hands[me] = view.hand();
-        let mut need = [0u8; MAX_PLAYERS];
-        for (s, n) in need.iter_mut().enumerate().take(players) {
-            if s != me {
-                *n = view.seats()[s].card_count;
-            }
-        }
-        if let Some(r) = view.revolution()
-            && r.seat != me
-        {
-            let jesters = unseen.jesters().min(need[r.seat]);
-            hands[r.seat].insert(Rank::JESTER, jesters);
-            unseen.remove(Rank::JESTER, jesters);
-            need[r.seat] -= jesters;
-        }
-        if let Some(t) = view.tax_known() {
-            let known = view.known_held(t.with_seat);
-            hands[t.with_seat] = hands[t.with_seat].union(known);
-            unseen = unseen.difference(known);
-            need[t.with_seat] -= known.len() as u8;
-        }
-        let mut pool: Vec<Rank> = unseen.iter().collect();
-        shuffle(rng, &mut pool);
-        let mut next = 0;
-        for (hand, &n) in hands.iter_mut().zip(&need).take(players) {
-            for &rank in pool.iter().skip(next).take(usize::from(n)) {
-                hand.insert(rank, 1);
-            }
-            next += usize::from(n);
-        }
-        hands
+        draw_deal(view, rng, true)
+    }
+
+    fn deal_without_exchange_bound(view: &DalmutiView, rng: &mut ChaCha8Rng) -> DalmutiDeal {
+        draw_deal(view, rng, false)
     }
 
     /// The play phase's position; `None` in the revolution and tax-return phases.
@@ -221,4 +192,55 @@ impl Simulation for Dalmuti {
     }
 
     const HIGHER_IS_BETTER: bool = false;
+}
+
+/// [`Simulation::deal`] for Dalmuti, with or without the Peon's tax bound.
+fn draw_deal(view: &DalmutiView, rng: &mut ChaCha8Rng, use_bound: bool) -> DalmutiDeal {
+    let me = view.seat();
+    let players = view.players();
+    let mut unseen = view.unseen();
+    let mut hands = [Cards::EMPTY; MAX_PLAYERS];
+    hands[me] = view.hand();
+    let mut need = [0u8; MAX_PLAYERS];
+    for (s, n) in need.iter_mut().enumerate().take(players) {
+        if s != me {
+            *n = view.seats()[s].card_count;
+        }
+    }
+    if let Some(r) = view.revolution()
+        && r.seat != me
+    {
+        let jesters = unseen.jesters().min(need[r.seat]);
+        hands[r.seat].insert(Rank::JESTER, jesters);
+        unseen.remove(Rank::JESTER, jesters);
+        need[r.seat] -= jesters;
+    }
+    if let Some(t) = view.tax_known() {
+        let known = view.known_held(t.with_seat);
+        hands[t.with_seat] = hands[t.with_seat].union(known);
+        unseen = unseen.difference(known);
+        need[t.with_seat] -= known.len() as u8;
+    }
+    if let Some((peon, bound)) = view.tax_bound().filter(|_| use_bound) {
+        let mut allowed: Vec<Rank> = unseen.no_better_than(bound).iter().collect();
+        let n = usize::from(need[peon]);
+        if peon != me && n > 0 && allowed.len() >= n {
+            shuffle(rng, &mut allowed);
+            for &rank in &allowed[..n] {
+                hands[peon].insert(rank, 1);
+                unseen.remove(rank, 1);
+            }
+            need[peon] = 0;
+        }
+    }
+    let mut pool: Vec<Rank> = unseen.iter().collect();
+    shuffle(rng, &mut pool);
+    let mut next = 0;
+    for (hand, &n) in hands.iter_mut().zip(&need).take(players) {
+        for &rank in pool.iter().skip(next).take(usize::from(n)) {
+            hand.insert(rank, 1);
+        }
+        next += usize::from(n);
+    }
+    hands
 }

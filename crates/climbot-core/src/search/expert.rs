@@ -159,6 +159,10 @@ pub struct ExpertBot<G> {
     pub budget: Option<std::time::Duration>,
     /// Deals drawn uniformly, ignoring the game's knowledge (for ablation).
     pub uniform_deals: bool,
+    /// Deals drawn under the bound an exchange puts on the partner's hand (`bound=1`,
+    /// the default; `bound=0` draws by
+    /// [`Simulation::deal_without_exchange_bound`], for ablation).
+    pub exchange_bound: bool,
     /// How playouts choose their actions.
     pub playout: PlayoutPolicy,
     /// See [`Searchable::ANCHOR_Z`] (`anchor=X`).
@@ -199,6 +203,7 @@ impl<G: Learnable> ExpertBot<G> {
             halving: None,
             budget: None,
             uniform_deals: false,
+            exchange_bound: true,
             playout: G::PLAYOUT,
             anchor_z: G::ANCHOR_Z,
             shortlist: G::SHORTLIST,
@@ -255,6 +260,7 @@ impl<G: Learnable> ExpertBot<G> {
     /// `looks=X` (the race looks for eliminations each time its rounds grow by this
     /// factor, at least 1; 1: after every round),
     /// `deal_tries=N`, `uniform=1` (ignore the game's knowledge when dealing),
+    /// `bound=0` (deal without the bound an exchange puts on the partner's hand),
     /// `expand_after=N` (playouts through a tree node before it is expanded; 0: no tree
     /// below the candidates), `c=X` (the tree's exploration weight), `prior=X` (the
     /// prior mass on the playout policy's action), `random_playouts=1` (uniformly
@@ -311,6 +317,7 @@ impl<G: Learnable> ExpertBot<G> {
             "halving" => self.halving = Some(flag()?),
             "deal_tries" => self.settings.deal_tries = whole()?,
             "uniform" => self.uniform_deals = flag()?,
+            "bound" => self.exchange_bound = flag()?,
             "random_playouts" => {
                 if flag()? {
                     self.playout = PlayoutPolicy::Random;
@@ -352,7 +359,7 @@ impl<G: Learnable> ExpertBot<G> {
                     text,
                     "expert",
                     "iterations, budget_ms, z, min_rounds, looks, halving, deal_tries, \
-                     uniform, random_playouts, learned, temperature, anchor, \
+                     uniform, bound, random_playouts, learned, temperature, anchor, \
                      shortlist, widen, expand_after, c, prior, infer, beta, recent, mate",
                 ));
             }
@@ -488,6 +495,11 @@ impl<G: Learnable> ExpertBot<G> {
                 &settings,
                 limit,
                 &Guide {
+                    deal: if self.exchange_bound {
+                        G::deal
+                    } else {
+                        G::deal_without_exchange_bound
+                    },
                     weight: &weight,
                     playout: match self.playout {
                         PlayoutPolicy::Rule => &G::playout_action,

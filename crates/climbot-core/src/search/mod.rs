@@ -34,7 +34,9 @@
 //! the race limited to N).
 
 use crate::bot::DecisionContext;
-use crate::game::{Simulation, determinize};
+#[cfg(doc)]
+use crate::game::determinize;
+use crate::game::{DealFn, Simulation, determinize_by};
 
 pub mod analysis;
 pub mod expert;
@@ -163,6 +165,9 @@ impl Limit {
 
 /// What guides a search besides its settings.
 pub struct Guide<'a, G: Simulation> {
+    /// How a round's deals are drawn ([`Simulation::deal`], or a variant to measure
+    /// what a fact it uses is worth).
+    pub deal: DealFn<G>,
     /// The knowledge hook of [`determinize`]: the weight of a deal.
     pub weight: &'a dyn Fn(&G::Deal) -> f64,
     /// The action of the seat to act in a playout (it may draw from the generator).
@@ -211,6 +216,7 @@ impl<G: Simulation> Copy for Inference<'_, G> {}
 /// Where a search's rounds get their deals: [`determinize`], or the weighted draws of
 /// an [`Inference`].
 struct Dealer<'a, G: Simulation> {
+    draw: DealFn<G>,
     weight: &'a dyn Fn(&G::Deal) -> f64,
     deal_tries: u32,
     inference: Option<Inference<'a, G>>,
@@ -224,6 +230,7 @@ impl<'a, G: Simulation> Dealer<'a, G> {
     /// worth weighing).
     fn new(guide: &Guide<'a, G>, deal_tries: u32, candidates: usize) -> Self {
         Dealer {
+            draw: guide.deal,
             weight: guide.weight,
             deal_tries,
             inference: guide.inference.filter(|i| i.draws > 1 && candidates > 1),
@@ -233,7 +240,7 @@ impl<'a, G: Simulation> Dealer<'a, G> {
     }
 
     fn draw(&self, view: &G::View, rng: &mut ChaCha8Rng) -> G::Deal {
-        determinize::<G>(view, rng, self.weight, self.deal_tries)
+        determinize_by::<G>(self.draw, view, rng, self.weight, self.deal_tries)
     }
 
     /// The next round's deal.
@@ -752,6 +759,7 @@ mod tests {
 
     /// Every legal decision searched, uniform deals, random playouts.
     const PLAIN: Guide<'static, Nim> = Guide {
+        deal: Nim::deal,
         weight: &uniform,
         playout: &random_playout,
         candidates: None,

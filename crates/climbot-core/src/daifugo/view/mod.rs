@@ -23,7 +23,7 @@ pub use input::{
     TableCardInput, TableInput,
 };
 
-use super::cards::CardSet;
+use super::cards::{Card, CardSet, Suit};
 use super::moves::Trick;
 use super::plays::Play;
 use super::rules::{RuleSet, Title};
@@ -259,6 +259,25 @@ impl DaifugoView {
             }
             _ => CardSet::EMPTY,
         }
+    }
+    /// The bound the exchange puts on the partner's hand, seen from the seat that received
+    /// its tribute (the daifugo or the fugo): the partner handed over its strongest
+    /// cards, so every other card it held ranks no higher, in the normal order, than the
+    /// weakest of them (any suit; no joker unless a joker was the weakest handed over).
+    /// `Some((partner seat, the cards it may hold besides` [`DaifugoView::known_held`]`))`
+    /// while the partner plays on; `None` for any other seat, or when only jokers were
+    /// handed over (they bound nothing).
+    pub fn exchange_bound(&self) -> Option<(usize, CardSet)> {
+        let x = self.exchange.as_ref()?;
+        let title = self.seats[self.seat].title;
+        if !matches!(title, Title::Daifugo | Title::Fugo) || self.seats[x.with_seat].finished {
+            return None;
+        }
+        let weakest = x.received.naturals().iter().filter_map(Card::rank).min()?;
+        let allowed = (0..=weakest)
+            .flat_map(|rank| Suit::ALL.map(|suit| Card::natural(rank, suit)))
+            .collect::<CardSet>();
+        Some((x.with_seat, allowed))
     }
     /// The cards known to have been removed unseen by miyako-ochi: those this seat gave
     /// a seat now out of the game that it never played.

@@ -4,7 +4,7 @@
 use super::cards::{parse_cards, rank_name};
 use super::input::TaxKnownInput;
 use super::{DalmutiView, Phase, TaxKnown};
-use crate::dalmuti::cards::Cards;
+use crate::dalmuti::cards::{Cards, Rank};
 use crate::dalmuti::turn::{Title, deal_size};
 use crate::view_error::{ViewError, refuse};
 
@@ -212,6 +212,20 @@ impl DalmutiView {
             );
         }
         Ok(known)
+    }
+
+    /// The bound the taxes put on the Peon's hand, seen from its Dalmuti: the Peon handed
+    /// over its best cards, so every other card it held ranks no better than the worst of
+    /// them (Jesters count as 13). `Some((peon seat, that rank))` for a Dalmuti whose
+    /// view carries the taxes, `None` for any other seat. The cards the Dalmuti gave back
+    /// ([`DalmutiView::known_held`]) are outside the bound.
+    pub fn tax_bound(&self) -> Option<(usize, Rank)> {
+        let t = self.tax_known.as_ref()?;
+        if !matches!(self.title(), Title::GreaterDalmuti | Title::LesserDalmuti) {
+            return None;
+        }
+        let worst = Rank::all().rev().find(|&r| t.received.count(r) > 0)?;
+        Some((t.with_seat, worst))
     }
 
     /// The cards the tax knowledge places in the partner's hand: those given to it,
