@@ -81,7 +81,7 @@ fn assert_quoted_figure(dir: &Path, files: &[PathBuf], blocks: u64, quoted: &str
 
 /// The figures the documents quote from numbered shard sets: the directory, the shards'
 /// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
-const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 18] = [
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 19] = [
     // Daifugo, house rules, 4 players: the race's step from about 100 ms to about 1 s.
     (
         "daifugo-work-and-time",
@@ -221,6 +221,14 @@ const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 18] = [
         40,
         800,
         "+0.017 [-0.182, 0.216]",
+    ),
+    // Daifugo, house rules, 4 players: the tribute's bound on the partner's hand.
+    (
+        "daifugo-work-and-time",
+        "bound-house-4p-9547-",
+        12,
+        240,
+        "+0.005 [-0.028, 0.038]",
     ),
 ];
 
