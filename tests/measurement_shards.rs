@@ -81,7 +81,7 @@ fn assert_quoted_figure(dir: &Path, files: &[PathBuf], blocks: u64, quoted: &str
 
 /// The figures the documents quote from numbered shard sets: the directory, the shards'
 /// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
-const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 19] = [
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 20] = [
     // Daifugo, house rules, 4 players: the race's step from about 100 ms to about 1 s.
     (
         "daifugo-work-and-time",
@@ -229,6 +229,14 @@ const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 19] = [
         12,
         240,
         "+0.005 [-0.028, 0.038]",
+    ),
+    // Dalmuti, 6 players: the taxes' bound on the Peon's hand (B1).
+    (
+        "dalmuti-work-and-time",
+        "bound-b1-",
+        24,
+        120,
+        "-0.029 [-0.089, 0.031]",
     ),
 ];
 
