@@ -81,7 +81,7 @@ fn assert_quoted_figure(dir: &Path, files: &[PathBuf], blocks: u64, quoted: &str
 
 /// The figures the documents quote from numbered shard sets: the directory, the shards'
 /// names before `shard-I-of-N.json`, N, the blocks of the run and the quoted figure.
-const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 20] = [
+const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 21] = [
     // Daifugo, house rules, 4 players: the race's step from about 100 ms to about 1 s.
     (
         "daifugo-work-and-time",
@@ -237,6 +237,14 @@ const NUMBERED_SHARD_FIGURES: [(&str, &str, usize, u64, &str); 20] = [
         24,
         120,
         "-0.029 [-0.089, 0.031]",
+    ),
+    // Daifugo, UECda rules, 5 players: the tribute's bound.
+    (
+        "daifugo-work-and-time",
+        "bound-uecda-5p-9549-",
+        8,
+        120,
+        "-0.035 [-0.091, 0.022]",
     ),
 ];
 
