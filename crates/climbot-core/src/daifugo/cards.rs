@@ -178,6 +178,12 @@ impl CardSet {
         CardSet(NATURAL_BITS | (((1u64 << jokers) - 1) << 52))
     }
 
+    /// Every natural card of rank `rank` (0 = 3 .. 12 = 2) or lower, in every suit.
+    pub const fn naturals_up_to(rank: u8) -> CardSet {
+        assert!(rank < RANKS);
+        CardSet((1u64 << ((rank as u32 + 1) * 4)) - 1)
+    }
+
     /// The set holding one card.
     pub const fn single(card: Card) -> CardSet {
         CardSet(1 << card.0)
@@ -407,5 +413,14 @@ mod tests {
         assert_eq!(set.ranks_of_suit(Suit::Spades), 0b101100);
         assert_eq!(set.naturals(), set);
         assert!(set.jokers().is_empty());
+        assert_eq!(
+            CardSet::naturals_up_to(RANK_3),
+            CardSet::parse("♠3 ♥3 ♦3 ♣3").unwrap()
+        );
+        assert_eq!(CardSet::naturals_up_to(RANK_2), CardSet::deck(0));
+        let up_to_8 = CardSet::naturals_up_to(RANK_8);
+        assert_eq!(up_to_8.len(), 24);
+        assert!(up_to_8.contains(Card::natural(RANK_8, Suit::Clubs)));
+        assert!(!up_to_8.contains(Card::natural(RANK_8 + 1, Suit::Spades)));
     }
 }

@@ -23,7 +23,7 @@ pub use input::{
     TableCardInput, TableInput,
 };
 
-use super::cards::{Card, CardSet, Suit};
+use super::cards::{Card, CardSet};
 use super::moves::Trick;
 use super::plays::Play;
 use super::rules::{RuleSet, Title};
@@ -274,10 +274,7 @@ impl DaifugoView {
             return None;
         }
         let weakest = x.received.naturals().iter().filter_map(Card::rank).min()?;
-        let allowed = (0..=weakest)
-            .flat_map(|rank| Suit::ALL.map(|suit| Card::natural(rank, suit)))
-            .collect::<CardSet>();
-        Some((x.with_seat, allowed))
+        Some((x.with_seat, CardSet::naturals_up_to(weakest)))
     }
     /// The cards known to have been removed unseen by miyako-ochi: those this seat gave
     /// a seat now out of the game that it never played.

@@ -224,8 +224,8 @@ impl DalmutiView {
         if !matches!(self.title(), Title::GreaterDalmuti | Title::LesserDalmuti) {
             return None;
         }
-        let worst = Rank::all().rev().find(|&r| t.received.count(r) > 0)?;
-        Some((t.with_seat, worst))
+        // `iter` runs best first, Jesters last: its last card is the worst paid.
+        Some((t.with_seat, t.received.iter().last()?))
     }
 
     /// The cards the tax knowledge places in the partner's hand: those given to it,
